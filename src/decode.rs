@@ -1,0 +1,1 @@
+//! bytes -> UTF-8 text (placeholder, see issue 2)

@@ -1,0 +1,41 @@
+//! The crate's error type. Messages carry the numbers (sizes, limits) and, where known, the path.
+
+use std::path::PathBuf;
+
+/// Everything that can go wrong while reading, decoding or analysing one page.
+///
+/// One page's error never stops a batch: the binary reports it for that input and goes on.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum Error {
+    /// The file could not be read.
+    #[error("{path}: cannot read: {source}")]
+    Io {
+        path: PathBuf,
+        #[source]
+        source: std::io::Error,
+    },
+    /// The input (after gzip decompression) is larger than `Limits::max_input_bytes`.
+    #[error("{what}: input is over the limit of {limit} bytes (at least {size} bytes)")]
+    TooLarge { what: String, size: u64, limit: u64 },
+    /// A `.gz` input is corrupt or truncated.
+    #[error("{path}: corrupt or truncated gzip after {decompressed} bytes: {source}")]
+    Gzip {
+        path: PathBuf,
+        decompressed: u64,
+        #[source]
+        source: std::io::Error,
+    },
+    /// The parsed document has more nodes than `Limits::max_nodes`.
+    #[error("document has more than {limit} nodes (limit)")]
+    TooManyNodes { limit: usize },
+    /// A boxes file (browser-rendered geometry) could not be read or parsed.
+    #[error("boxes file {path}: {message}")]
+    Boxes { path: PathBuf, message: String },
+    /// The embedded or a given model could not be loaded.
+    #[error("model: {0}")]
+    Model(String),
+}
+
+/// Shorthand for results of this crate.
+pub type Result<T, E = Error> = std::result::Result<T, E>;

@@ -1,0 +1,1 @@
+//! reading pages from files (placeholder)

@@ -1,0 +1,13 @@
+//! pagelevel finds the template of a web page (navigation, headers, footers, ads, link
+//! lists, cookie bars) one page at a time, segments the page and extracts its main content.
+//!
+//! The pipeline's stages are modules named after what they do:
+//! `decode → dom → geometry → features → blocks → classify → segment → extract`.
+
+pub mod config;
+pub mod decode;
+pub mod error;
+pub mod input;
+
+pub use config::Limits;
+pub use error::{Error, Result};
