@@ -27,8 +27,9 @@ pub fn has_text(hash: u64) -> bool {
 }
 
 /// What happens to the query string of an `href` when hrefs are part of the canonical form.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, serde::Serialize, serde::Deserialize)]
 #[non_exhaustive]
+#[serde(rename_all = "snake_case")]
 pub enum HrefQuery {
     /// Keep the href exactly as written.
     Keep,
@@ -51,7 +52,8 @@ pub enum HrefQuery {
 /// repeat their words and structure on every page, while attributes often carry per-page ids and
 /// session noise, and digits carry dates, counters and prices that change from page to page
 /// ("Updated 12:03"). The variants are plain fields so callers can measure them cheaply.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(default)]
 pub struct HashOptions {
     /// Include the `id` attribute value of elements.
     pub id: bool,

@@ -29,15 +29,19 @@ use crate::count::TemplateSet;
 use crate::hash::has_text;
 use crate::tree::PageTree;
 
+const SCALE: u128 = 1_000_000;
+
 /// Default share of a node's counted bytes that must lie in by-hash template nodes (strictly more
 /// than this) for the node to be template by share.
 pub const DEFAULT_MIN_TEMPLATE_SHARE: f64 = 0.85;
 
 /// How [`label_page_with`] turns hashes into labels.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[serde(default)]
 pub struct LabelOptions {
     /// A node is template by share if more than this fraction of its counted bytes lie in by-hash
-    /// template nodes. `1.0` or more disables the rule.
+    /// template nodes (compared exactly after rounding to the nearest millionth). `1.0` or more
+    /// disables the rule.
     ///
     /// ### Default
     /// [`DEFAULT_MIN_TEMPLATE_SHARE`] (0.85, as in SiteLevel of Chakrabarti et al.).
@@ -131,6 +135,9 @@ pub fn explain_page<T: PageTree + ?Sized>(
     let mut counted = vec![0u64; n];
     let mut templ = vec![0u64; n];
     let mut why = vec![Why::Content; n];
+    // Exact integer comparison (share rounded to the nearest millionth), like θ's threshold, so
+    // "exactly 85%" is never misjudged by float rounding.
+    let share_micro = (options.min_template_share.max(0.0) * SCALE as f64).round() as u128;
     for i in (0..n).rev() {
         let h = hashes[i];
         if has_text(h) {
@@ -139,7 +146,7 @@ pub fn explain_page<T: PageTree + ?Sized>(
                 templ[i] = counted[i];
                 why[i] = Why::Hash;
             } else if counted[i] > 0
-                && templ[i] as f64 > options.min_template_share * counted[i] as f64
+                && u128::from(templ[i]) * SCALE > share_micro * u128::from(counted[i])
             {
                 why[i] = Why::Share;
             }

@@ -11,7 +11,8 @@ use crate::label::{explain_page, LabelOptions, Why};
 use crate::tree::PageTree;
 
 /// Settings of a [`SiteLevel`] run, one line each.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[serde(default)]
 pub struct SiteLevelOptions {
     /// θ: a subtree is template if it occurs on at least max(2, ⌈θ·N⌉) of N pages. Default 0.10.
     pub theta: f64,

@@ -270,11 +270,8 @@ impl SimpleTreeBuilder {
 
     fn push(&mut self, kind: Kind, own_bytes: u64) -> usize {
         let i = self.nodes.len();
+        // The root is never popped (see `close`), so there is always an open node.
         let parent = *self.stack.last().unwrap_or(&0);
-        if self.stack.is_empty() {
-            // Everything was closed, including the root: reopen the root so the tree stays rooted.
-            self.stack.push(0);
-        }
         self.nodes.push(Node {
             kind,
             attrs: Vec::new(),
