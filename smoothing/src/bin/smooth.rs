@@ -1,0 +1,90 @@
+//! `smooth`: smooths trees read as JSON Lines on stdin with the fast solver.
+//!
+//! Each input line is `{"parent": [...], "x": [...], "w": [...], "gamma": [...]}` with
+//! `parent = -1` for the root. Each output line is
+//! `{"y": [...], "cost": number, "segments": [node indices]}`, or `{"error": "..."}`
+//! when the line cannot be parsed or the tree is rejected; the run goes on, and the
+//! exit status is 1 if any line failed. Blank lines are skipped.
+
+use std::io::{self, BufRead, BufWriter, Write};
+use std::process::ExitCode;
+
+use serde::{Deserialize, Serialize};
+
+/// One input tree, as typed by the user.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Input {
+    parent: Vec<i64>,
+    x: Vec<f64>,
+    w: Vec<f64>,
+    gamma: Vec<f64>,
+}
+
+/// One result line.
+#[derive(Serialize)]
+struct Output<'a> {
+    y: &'a [f64],
+    cost: f64,
+    segments: &'a [usize],
+}
+
+/// An error line.
+#[derive(Serialize)]
+struct ErrorLine<'a> {
+    error: &'a str,
+}
+
+fn main() -> ExitCode {
+    match run() {
+        Ok(true) => ExitCode::SUCCESS,
+        Ok(false) => ExitCode::FAILURE,
+        Err(e) => {
+            eprintln!("smooth: {e}");
+            ExitCode::from(2)
+        }
+    }
+}
+
+/// Processes every line; returns whether all lines succeeded.
+fn run() -> io::Result<bool> {
+    let stdin = io::stdin().lock();
+    let mut out = BufWriter::new(io::stdout().lock());
+    let mut all_ok = true;
+    for (number, line) in stdin.lines().enumerate() {
+        let line = line?;
+        if line.trim().is_empty() {
+            continue;
+        }
+        match smooth_line(&line) {
+            Ok(s) => {
+                let o = Output { y: &s.y, cost: s.cost, segments: &s.segment_roots };
+                serde_json::to_writer(&mut out, &o)?;
+            }
+            Err(msg) => {
+                all_ok = false;
+                let msg = format!("line {}: {msg}", number + 1);
+                serde_json::to_writer(&mut out, &ErrorLine { error: &msg })?;
+            }
+        }
+        out.write_all(b"\n")?;
+    }
+    out.flush()?;
+    Ok(all_ok)
+}
+
+/// Parses and solves one line.
+fn smooth_line(line: &str) -> Result<smoothing::Smoothed, String> {
+    let input: Input = serde_json::from_str(line).map_err(|e| format!("bad JSON: {e}"))?;
+    let parent = input
+        .parent
+        .iter()
+        .enumerate()
+        .map(|(i, &p)| match p {
+            -1 => Ok(smoothing::NO_PARENT),
+            p if p >= 0 => Ok(p as usize),
+            p => Err(format!("node {i}: parent index {p} is invalid (use -1 for the root)")),
+        })
+        .collect::<Result<Vec<_>, _>>()?;
+    smoothing::solve(&parent, &input.x, &input.w, &input.gamma).map_err(|e| e.to_string())
+}

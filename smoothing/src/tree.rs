@@ -1,0 +1,138 @@
+//! Input validation and the shared tree layout (CSR children, BFS order, value ranks).
+
+use crate::{SmoothError, Smoothed, NO_PARENT};
+
+/// A validated problem: the tree in CSR form, a top-down order, and the scores
+/// mapped to ranks among the distinct score values.
+pub(crate) struct Problem<'a> {
+    pub parent: &'a [usize],
+    pub x: &'a [f64],
+    pub w: &'a [f64],
+    pub gamma: &'a [f64],
+    pub root: usize,
+    /// Nodes in breadth-first order from the root (parents before children).
+    pub order: Vec<u32>,
+    /// Distinct scores, ascending.
+    pub vals: Vec<f64>,
+    /// `rank[i]` is the index of `x[i]` in `vals`.
+    pub rank: Vec<u32>,
+}
+
+impl<'a> Problem<'a> {
+    /// Checks the input and builds the layout. Iterative; `O(n log n)` for the sort.
+    pub fn new(
+        parent: &'a [usize],
+        x: &'a [f64],
+        w: &'a [f64],
+        gamma: &'a [f64],
+    ) -> Result<Option<Self>, SmoothError> {
+        let n = parent.len();
+        for (field, len) in [("x", x.len()), ("w", w.len()), ("gamma", gamma.len())] {
+            if len != n {
+                return Err(SmoothError::LengthMismatch { field, nodes: n, len });
+            }
+        }
+        if n > u32::MAX as usize - 1 {
+            // The fast solver stores node indices and ranks as u32.
+            return Err(SmoothError::ParentOutOfRange { node: n - 1, parent: n, nodes: n });
+        }
+        for i in 0..n {
+            if !(0.0..=1.0).contains(&x[i]) {
+                return Err(SmoothError::ScoreOutOfRange { node: i, value: x[i] });
+            }
+            if !(w[i].is_finite() && w[i] >= 0.0) {
+                return Err(SmoothError::BadWeight { node: i, value: w[i] });
+            }
+            if !(gamma[i].is_finite() && gamma[i] >= 0.0) {
+                return Err(SmoothError::BadPenalty { node: i, value: gamma[i] });
+            }
+        }
+        if n == 0 {
+            return Ok(None);
+        }
+        let mut root = None;
+        let mut child_count = vec![0u32; n + 1];
+        for (i, &p) in parent.iter().enumerate() {
+            if p == NO_PARENT {
+                if let Some(first) = root {
+                    return Err(SmoothError::SeveralRoots { first, second: i });
+                }
+                root = Some(i);
+            } else if p >= n {
+                return Err(SmoothError::ParentOutOfRange { node: i, parent: p, nodes: n });
+            } else {
+                child_count[p] += 1;
+            }
+        }
+        let root = root.ok_or(SmoothError::NoRoot { nodes: n })?;
+        // CSR: prefix sums, then fill.
+        let mut child_start = vec![0u32; n + 1];
+        for i in 0..n {
+            child_start[i + 1] = child_start[i] + child_count[i];
+        }
+        let mut fill = child_start.clone();
+        let mut children = vec![0u32; n - 1];
+        for (i, &p) in parent.iter().enumerate() {
+            if p != NO_PARENT {
+                children[fill[p] as usize] = i as u32;
+                fill[p] += 1;
+            }
+        }
+        drop(fill);
+        drop(child_count);
+        let mut order = Vec::with_capacity(n);
+        order.push(root as u32);
+        let mut head = 0;
+        while head < order.len() {
+            let v = order[head] as usize;
+            head += 1;
+            order.extend_from_slice(
+                &children[child_start[v] as usize..child_start[v + 1] as usize],
+            );
+        }
+        if order.len() != n {
+            let mut seen = vec![false; n];
+            for &v in &order {
+                seen[v as usize] = true;
+            }
+            let node = seen.iter().position(|s| !s).unwrap_or(0);
+            return Err(SmoothError::Cycle { node });
+        }
+        let mut vals: Vec<f64> = x.to_vec();
+        vals.sort_unstable_by(f64::total_cmp);
+        vals.dedup();
+        // -0.0 and 0.0 compare equal but dedup keeps both only if adjacent and unequal: fine.
+        let rank = x
+            .iter()
+            .map(|&xi| vals.partition_point(|&v| v < xi) as u32)
+            .collect();
+        Ok(Some(Problem {
+            parent,
+            x,
+            w,
+            gamma,
+            root,
+            order,
+            vals,
+            rank,
+        }))
+    }
+
+    pub fn n(&self) -> usize {
+        self.parent.len()
+    }
+
+    /// Builds the output from ranks of the chosen values.
+    pub fn finish(&self, y_rank: &[u32], cost: f64) -> Smoothed {
+        let y: Vec<f64> = y_rank.iter().map(|&r| self.vals[r as usize]).collect();
+        let segment_roots = segment_roots(self.parent, &y);
+        Smoothed { y, segment_roots, cost }
+    }
+}
+
+/// Nodes whose value differs from their parent's, plus the root, ascending.
+pub(crate) fn segment_roots(parent: &[usize], y: &[f64]) -> Vec<usize> {
+    (0..parent.len())
+        .filter(|&i| parent[i] == NO_PARENT || y[i] != y[parent[i]])
+        .collect()
+}

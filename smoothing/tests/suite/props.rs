@@ -1,0 +1,79 @@
+//! Property tests: the three solvers agree, and every result is well formed.
+
+use proptest::prelude::*;
+use smoothing::{brute, reference, solve, NO_PARENT};
+
+use crate::common::{check, close, Case};
+
+/// Scores with many ties, exact ends, or anything in [0, 1].
+fn score() -> impl Strategy<Value = f64> {
+    prop_oneof![
+        3 => prop::sample::select(vec![0.0, 0.25, 0.5, 0.75, 1.0]),
+        2 => 0.0..=1.0f64,
+    ]
+}
+
+fn weight() -> impl Strategy<Value = f64> {
+    prop_oneof![1 => Just(0.0), 1 => Just(1.0), 3 => 0.0..3.0f64]
+}
+
+fn penalty() -> impl Strategy<Value = f64> {
+    prop_oneof![2 => Just(0.0), 4 => 0.0..1.0f64, 1 => 0.0..5.0f64, 1 => Just(1e6)]
+}
+
+/// A random tree on `1..=max_n` nodes: node `k` of a random recursive tree gets a
+/// parent among `0..k`, then labels are shuffled so nodes come in any order.
+fn case(max_n: usize) -> impl Strategy<Value = Case> {
+    (1..=max_n).prop_flat_map(|n| {
+        (
+            prop::collection::vec(any::<u32>(), n),
+            prop::collection::vec(score(), n),
+            prop::collection::vec(weight(), n),
+            prop::collection::vec(penalty(), n),
+            Just((0..n).collect::<Vec<usize>>()).prop_shuffle(),
+        )
+            .prop_map(|(seeds, x, w, gamma, label)| {
+                let n = x.len();
+                let mut parent = vec![NO_PARENT; n];
+                for k in 1..n {
+                    let p = seeds[k] as usize % k;
+                    parent[label[k]] = label[p];
+                }
+                Case { parent, x, w, gamma }
+            })
+    })
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(300))]
+
+    #[test]
+    fn reference_matches_brute_force(c in case(7)) {
+        let b = brute::solve(&c.parent, &c.x, &c.w, &c.gamma).unwrap();
+        let r = reference::solve(&c.parent, &c.x, &c.w, &c.gamma).unwrap();
+        check(&c, &b, "brute");
+        check(&c, &r, "reference");
+        prop_assert!(close(b.cost, r.cost), "brute {} reference {}", b.cost, r.cost);
+    }
+
+    #[test]
+    fn fast_matches_brute_force(c in case(7)) {
+        let b = brute::solve(&c.parent, &c.x, &c.w, &c.gamma).unwrap();
+        let f = solve(&c.parent, &c.x, &c.w, &c.gamma).unwrap();
+        check(&c, &f, "fast");
+        prop_assert!(close(b.cost, f.cost), "brute {} fast {}", b.cost, f.cost);
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(200))]
+
+    #[test]
+    fn fast_matches_reference(c in case(300)) {
+        let r = reference::solve(&c.parent, &c.x, &c.w, &c.gamma).unwrap();
+        let f = solve(&c.parent, &c.x, &c.w, &c.gamma).unwrap();
+        check(&c, &r, "reference");
+        check(&c, &f, "fast");
+        prop_assert!(close(r.cost, f.cost), "reference {} fast {}", r.cost, f.cost);
+    }
+}
