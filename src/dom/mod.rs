@@ -1,0 +1,554 @@
+//! The compact DOM arena every stage works on.
+//!
+//! Nodes live in one `Vec` in document preorder: node 0 is the document, `parent(i) < i`, and
+//! the subtree of `i` is the contiguous range `i..node.end`. A bottom-up pass is therefore a
+//! reverse loop over indices and a top-down pass a forward loop: no recursion anywhere, so a
+//! page nested 1,000,000 deep cannot overflow the stack. Text and attribute values live in two
+//! shared string buffers, so building a page allocates a handful of vectors, not one per node.
+//!
+//! [`parse`] builds the arena straight from html5ever's `TreeSink` ([`sink`]); [`reference`]
+//! converts markup5ever_rcdom's tree into the same arena and serves as the test oracle.
+
+pub mod reference;
+pub mod sink;
+pub mod tag;
+
+pub use sink::parse;
+pub use tag::Tag;
+
+/// Marker for "no node" / "unknown offset" in the `u32` fields.
+pub const NONE: u32 = u32::MAX;
+
+/// What a node is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Kind {
+    /// The document root (node 0).
+    Document,
+    /// An element; see [`Node::tag`].
+    Element,
+    /// A run of character data.
+    Text,
+    /// A comment (its text is not kept, only its length).
+    Comment,
+    /// The doctype.
+    Doctype,
+}
+
+/// A byte range in the decoded source text (UTF-8 offsets; equal to the original bytes for
+/// UTF-8 input). `start == NONE` when the parser gave no position (implied elements such as a
+/// missing `<tbody>`), in which case the span is derived from the children where possible.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Span {
+    /// First byte (the `<` of the start tag for elements).
+    pub start: u32,
+    /// One past the last byte (after the `>` of the end tag when there is one).
+    pub end: u32,
+}
+
+impl Span {
+    /// A span with no known position.
+    pub const UNKNOWN: Span = Span {
+        start: NONE,
+        end: NONE,
+    };
+
+    /// Whether both ends are known.
+    pub fn is_known(self) -> bool {
+        self.start != NONE && self.end != NONE && self.end >= self.start
+    }
+}
+
+/// One node of the arena. Indices are positions in [`Dom::nodes`].
+#[derive(Debug, Clone)]
+pub struct Node {
+    /// What the node is.
+    pub kind: Kind,
+    /// Interned tag name (`Tag::NONE` for non-elements).
+    pub tag: Tag,
+    /// Element in the SVG or MathML namespace.
+    pub foreign: bool,
+    /// Parent index, `NONE` for the document.
+    pub parent: u32,
+    /// First child, `NONE` when there is none.
+    pub first_child: u32,
+    /// Next sibling, `NONE` for the last child.
+    pub next_sibling: u32,
+    /// One past the last node of this subtree in preorder.
+    pub end: u32,
+    /// Depth below the document (the document is 0).
+    pub depth: u32,
+    /// 1-based position among the parent's children of the same tag (elements) or kind (text).
+    pub nth: u32,
+    /// Text: byte range in `Dom::text`; element: index range in `Dom::attrs`; comment: (0, len).
+    data: (u32, u32),
+    /// Where the node is in the decoded source.
+    pub span: Span,
+}
+
+/// An attribute kept from the source (see [`keep_attr`]).
+#[derive(Debug, Clone, Copy)]
+struct Attr {
+    name: (u32, u32),
+    value: (u32, u32),
+}
+
+/// Attributes the pipeline reads; all others are dropped at parse time.
+pub fn keep_attr(name: &str) -> bool {
+    matches!(
+        name,
+        "href"
+            | "src"
+            | "width"
+            | "height"
+            | "id"
+            | "class"
+            | "role"
+            | "style"
+            | "hidden"
+            | "alt"
+            | "title"
+            | "itemprop"
+            | "itemtype"
+            | "type"
+            | "lang"
+            | "rel"
+            | "colspan"
+            | "align"
+    ) || name.starts_with("aria-")
+}
+
+/// A parsed page.
+#[derive(Debug, Clone, Default)]
+pub struct Dom {
+    nodes: Vec<Node>,
+    text: String,
+    attrs: Vec<Attr>,
+    strings: String,
+    custom_tags: Vec<Box<str>>,
+    source_len: u32,
+    /// Built by the span-tracking parser: an element without a span is implied (no markup).
+    has_spans: bool,
+}
+
+impl Dom {
+    /// All nodes in preorder; node 0 is the document.
+    pub fn nodes(&self) -> &[Node] {
+        &self.nodes
+    }
+
+    /// Number of nodes.
+    pub fn len(&self) -> usize {
+        self.nodes.len()
+    }
+
+    /// Whether the arena is empty (never true for a parsed page: it has the document node).
+    pub fn is_empty(&self) -> bool {
+        self.nodes.is_empty()
+    }
+
+    /// Node `i`.
+    pub fn node(&self, i: usize) -> &Node {
+        &self.nodes[i]
+    }
+
+    /// Length in bytes of the decoded source.
+    pub fn source_len(&self) -> usize {
+        self.source_len as usize
+    }
+
+    /// Parent of `i`, `None` for the document.
+    pub fn parent(&self, i: usize) -> Option<usize> {
+        opt(self.nodes[i].parent)
+    }
+
+    /// Children of `i` in document order.
+    pub fn children(&self, i: usize) -> Children<'_> {
+        Children {
+            dom: self,
+            next: self.nodes[i].first_child,
+        }
+    }
+
+    /// The text of a text node ("" for other kinds).
+    pub fn text(&self, i: usize) -> &str {
+        let n = &self.nodes[i];
+        match n.kind {
+            Kind::Text => &self.text[n.data.0 as usize..n.data.1 as usize],
+            _ => "",
+        }
+    }
+
+    /// Length of a comment's text in bytes (0 for other kinds).
+    pub fn comment_len(&self, i: usize) -> usize {
+        let n = &self.nodes[i];
+        match n.kind {
+            Kind::Comment => n.data.1 as usize,
+            _ => 0,
+        }
+    }
+
+    /// The lowercase local name of element `i` ("" for other kinds).
+    pub fn tag_name(&self, i: usize) -> &str {
+        let n = &self.nodes[i];
+        if n.kind != Kind::Element {
+            return "";
+        }
+        self.name_of(n.tag)
+    }
+
+    /// The name of an interned tag of this document.
+    pub fn name_of(&self, tag: Tag) -> &str {
+        match tag.static_name() {
+            Some(s) => s,
+            None => self
+                .custom_tags
+                .get((tag.0 - Tag::FIRST_CUSTOM) as usize)
+                .map_or("", |s| s),
+        }
+    }
+
+    /// Attributes of element `i` that were kept at parse time, as (name, value).
+    pub fn attrs(&self, i: usize) -> impl Iterator<Item = (&str, &str)> + '_ {
+        let n = &self.nodes[i];
+        let range = if n.kind == Kind::Element {
+            n.data.0 as usize..n.data.1 as usize
+        } else {
+            0..0
+        };
+        self.attrs[range].iter().map(move |a| {
+            (
+                &self.strings[a.name.0 as usize..a.name.1 as usize],
+                &self.strings[a.value.0 as usize..a.value.1 as usize],
+            )
+        })
+    }
+
+    /// The value of attribute `name` (lowercase) on element `i`.
+    pub fn attr(&self, i: usize, name: &str) -> Option<&str> {
+        self.attrs(i).find(|(k, _)| *k == name).map(|(_, v)| v)
+    }
+
+    /// The `<title>` text of the page, whitespace as in the source.
+    pub fn title(&self) -> Option<&str> {
+        let i = self
+            .nodes
+            .iter()
+            .position(|n| n.kind == Kind::Element && n.tag == Tag::TITLE && !n.foreign)?;
+        let first = self.nodes[i].first_child;
+        (first != NONE && self.nodes[first as usize].kind == Kind::Text)
+            .then(|| self.text(first as usize))
+    }
+
+    /// The `<body>` element, if the page has one.
+    pub fn body(&self) -> Option<usize> {
+        self.nodes
+            .iter()
+            .position(|n| n.kind == Kind::Element && n.tag == Tag::BODY)
+    }
+
+    /// A stable path such as `/html/body/div[2]/ul[1]` (XPath-like, 1-based among same-tag
+    /// siblings; `html`, `head` and `body` carry no index). Text nodes end in `text()[k]`.
+    ///
+    /// # Complexity
+    /// O(depth) time and one `String`.
+    pub fn path(&self, i: usize) -> String {
+        let mut chain = Vec::new();
+        let mut cur = i;
+        while cur != 0 && cur < self.nodes.len() {
+            chain.push(cur);
+            cur = self.nodes[cur].parent as usize;
+        }
+        let mut out = String::with_capacity(chain.len() * 8);
+        if chain.is_empty() {
+            out.push('/');
+        }
+        for &c in chain.iter().rev() {
+            let n = &self.nodes[c];
+            out.push('/');
+            match n.kind {
+                Kind::Element => {
+                    out.push_str(self.name_of(n.tag));
+                    if !matches!(n.tag, Tag::HTML | Tag::HEAD | Tag::BODY) || n.foreign {
+                        push_index(&mut out, n.nth);
+                    }
+                }
+                Kind::Text => {
+                    out.push_str("text()");
+                    push_index(&mut out, n.nth);
+                }
+                Kind::Comment => {
+                    out.push_str("comment()");
+                    push_index(&mut out, n.nth);
+                }
+                Kind::Doctype => out.push_str("doctype()"),
+                Kind::Document => {}
+            }
+        }
+        out
+    }
+
+    /// Bytes of source HTML in each node's subtree, for every node (`result[i]`).
+    ///
+    /// Uses the source span where both ends are known; otherwise the children's sum plus an
+    /// estimate of the node's own markup (tag names, kept attributes, comment delimiters).
+    ///
+    /// # Complexity
+    /// One bottom-up pass, O(n).
+    pub fn subtree_bytes(&self) -> Vec<u32> {
+        let n = self.nodes.len();
+        let mut bytes = vec![0u32; n];
+        for i in (0..n).rev() {
+            let node = &self.nodes[i];
+            let own = match node.kind {
+                Kind::Text => node.data.1 - node.data.0,
+                Kind::Comment => node.data.1 + 7,
+                Kind::Doctype => 15,
+                Kind::Document => 0,
+                // The parser implied it: it has no markup of its own.
+                Kind::Element if self.has_spans => 0,
+                Kind::Element => {
+                    let name = self.name_of(node.tag).len() as u32;
+                    let attrs: u32 = self
+                        .attrs(i)
+                        .map(|(k, v)| (k.len() + v.len()) as u32 + 4)
+                        .sum();
+                    2 * name + 5 + attrs
+                }
+            };
+            let total = if node.kind == Kind::Element && node.span.is_known() {
+                (node.span.end - node.span.start).max(bytes[i])
+            } else if node.kind == Kind::Document && self.has_spans {
+                // The document is the whole source, doctype and stray whitespace included.
+                self.source_len
+            } else {
+                bytes[i].saturating_add(own)
+            };
+            bytes[i] = total;
+            if node.parent != NONE {
+                let p = node.parent as usize;
+                bytes[p] = bytes[p].saturating_add(total);
+            }
+        }
+        bytes
+    }
+
+    /// Builds a tree without HTML: used by tests and generators. `nodes` must be in preorder
+    /// with `parent < index`; the structure fields (`first_child`, `end`, …) are recomputed.
+    #[doc(hidden)]
+    pub fn from_parts(kinds: &[(Kind, Tag, u32, &str)]) -> Dom {
+        let mut b = Builder::default();
+        for &(kind, tag, parent, text) in kinds {
+            b.push(kind, tag, parent, text);
+        }
+        b.finish(0)
+    }
+}
+
+fn push_index(out: &mut String, nth: u32) {
+    use std::fmt::Write;
+    let _ = write!(out, "[{nth}]");
+}
+
+fn opt(v: u32) -> Option<usize> {
+    (v != NONE).then_some(v as usize)
+}
+
+/// Iterator over a node's children.
+pub struct Children<'a> {
+    dom: &'a Dom,
+    next: u32,
+}
+
+impl Iterator for Children<'_> {
+    type Item = usize;
+    fn next(&mut self) -> Option<usize> {
+        let cur = opt(self.next)?;
+        self.next = self.dom.nodes[cur].next_sibling;
+        Some(cur)
+    }
+}
+
+/// Appends nodes that are already in preorder and fills in the structure fields.
+/// Shared by the html5ever sink, the rcdom converter and hand-built test trees.
+#[derive(Default)]
+pub(crate) struct Builder<'s> {
+    dom: Dom,
+    last_child: Vec<u32>,
+    /// The source, when spans are tracked: lets an element absorb its end tag.
+    src: Option<&'s [u8]>,
+}
+
+impl Builder<'_> {
+    /// Appends a node whose parent is already present. Returns its index.
+    pub(crate) fn push(&mut self, kind: Kind, tag: Tag, parent: u32, text: &str) -> u32 {
+        let i = self.dom.nodes.len() as u32;
+        let data = match kind {
+            Kind::Text => {
+                let s = self.dom.text.len() as u32;
+                self.dom.text.push_str(text);
+                (s, self.dom.text.len() as u32)
+            }
+            Kind::Comment => (0, text.len() as u32),
+            _ => {
+                let a = self.dom.attrs.len() as u32;
+                (a, a)
+            }
+        };
+        let depth = if parent == NONE {
+            0
+        } else {
+            self.dom.nodes[parent as usize].depth + 1
+        };
+        self.dom.nodes.push(Node {
+            kind,
+            tag,
+            foreign: false,
+            parent,
+            first_child: NONE,
+            next_sibling: NONE,
+            end: i + 1,
+            depth,
+            nth: 1,
+            data,
+            span: Span::UNKNOWN,
+        });
+        self.last_child.push(NONE);
+        if parent != NONE {
+            let p = parent as usize;
+            let prev = self.last_child[p];
+            if prev == NONE {
+                self.dom.nodes[p].first_child = i;
+            } else {
+                self.dom.nodes[prev as usize].next_sibling = i;
+            }
+            self.last_child[p] = i;
+        }
+        i
+    }
+
+    /// Adds an attribute to the node just pushed (which must be an element).
+    pub(crate) fn push_attr(&mut self, name: &str, value: &str) {
+        let s = &mut self.dom.strings;
+        let n0 = s.len() as u32;
+        s.push_str(name);
+        let n1 = s.len() as u32;
+        s.push_str(value);
+        let v1 = s.len() as u32;
+        self.dom.attrs.push(Attr {
+            name: (n0, n1),
+            value: (n1, v1),
+        });
+        if let Some(last) = self.dom.nodes.last_mut() {
+            last.data.1 = self.dom.attrs.len() as u32;
+        }
+    }
+
+    /// Interns a non-static tag name for this document.
+    pub(crate) fn intern(&mut self, name: &str) -> Tag {
+        if let Some(t) = tag::lookup(name) {
+            return t;
+        }
+        if let Some(k) = self.dom.custom_tags.iter().position(|t| &**t == name) {
+            return Tag(Tag::FIRST_CUSTOM + k as u16);
+        }
+        let k = self.dom.custom_tags.len().min((u16::MAX - Tag::FIRST_CUSTOM) as usize);
+        if k == self.dom.custom_tags.len() {
+            self.dom.custom_tags.push(name.into());
+        }
+        Tag(Tag::FIRST_CUSTOM + k as u16)
+    }
+
+    pub(crate) fn node_mut(&mut self, i: u32) -> &mut Node {
+        &mut self.dom.nodes[i as usize]
+    }
+
+    /// Computes subtree ends, same-tag indices and derived spans; returns the arena.
+    pub(crate) fn finish(mut self, source_len: usize) -> Dom {
+        let nodes = &mut self.dom.nodes;
+        // Bottom-up, a child's end must be final before its parent reads it.
+        let n = nodes.len();
+        // Subtree ends and spans, bottom-up: a parent's end is its last descendant's end.
+        for i in (1..n).rev() {
+            if let (Some(src), Kind::Element) = (self.src, nodes[i].kind) {
+                // html5ever reports no end tags; an element whose content is directly followed
+                // by `</name` takes it. Children come first, so nested same-name tags pair up.
+                let name = match nodes[i].tag.static_name() {
+                    Some(s) => s,
+                    None => &self.dom.custom_tags[(nodes[i].tag.0 - Tag::FIRST_CUSTOM) as usize],
+                };
+                let e = nodes[i].span.end;
+                if e != NONE && !name.is_empty() {
+                    let rest = &src[(e as usize).min(src.len())..];
+                    let k = name.len() + 2;
+                    if rest.len() > k
+                        && rest.starts_with(b"</")
+                        && rest[2..k].eq_ignore_ascii_case(name.as_bytes())
+                        && matches!(rest[k], b'>' | b' ' | b'\t' | b'\n' | b'\r')
+                    {
+                        let gt = memchr::memchr(b'>', rest).unwrap_or(rest.len() - 1);
+                        nodes[i].span.end = e + gt as u32 + 1;
+                    }
+                }
+            }
+            let p = nodes[i].parent as usize;
+            let (end, span) = (nodes[i].end, nodes[i].span);
+            nodes[p].end = nodes[p].end.max(end);
+            if nodes[p].kind == Kind::Element {
+                let ps = &mut nodes[p].span;
+                if span.start != NONE && ps.start == NONE {
+                    // Implied element: starts where its first positioned descendant starts.
+                    ps.start = span.start;
+                } else if span.start != NONE && span.start < ps.start {
+                    ps.start = span.start;
+                }
+                if span.end != NONE && (ps.end == NONE || span.end > ps.end) {
+                    ps.end = span.end;
+                }
+            }
+        }
+        // Same-tag sibling indices: counters stamped with the parent, O(1) per node.
+        let slots = tag::NAMES.len() + self.dom.custom_tags.len() + 3;
+        let mut stamp = vec![(NONE, 0u32); slots];
+        for i in 1..n {
+            let node = &nodes[i];
+            let slot = match node.kind {
+                Kind::Element if node.tag.0 >= Tag::FIRST_CUSTOM => {
+                    tag::NAMES.len() + (node.tag.0 - Tag::FIRST_CUSTOM) as usize
+                }
+                Kind::Element => node.tag.0 as usize,
+                Kind::Text => slots - 1,
+                Kind::Comment => slots - 2,
+                _ => slots - 3,
+            };
+            let s = &mut stamp[slot];
+            if s.0 != node.parent {
+                *s = (node.parent, 0);
+            }
+            s.1 += 1;
+            nodes[i].nth = s.1;
+        }
+        self.dom.source_len = source_len as u32;
+        self.dom
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn paths_and_structure() {
+        let dom = parse(
+            "<html><body><div>a</div><div><ul><li>x</li><li>y</li></ul></div></body></html>",
+            &crate::Limits::default(),
+        )
+        .unwrap();
+        let li: Vec<usize> = (0..dom.len()).filter(|&i| dom.tag_name(i) == "li").collect();
+        assert_eq!(dom.path(li[1]), "/html/body/div[2]/ul[1]/li[2]");
+        assert_eq!(dom.path(li[1] + 1), "/html/body/div[2]/ul[1]/li[2]/text()[1]");
+        let ul = dom.parent(li[0]).unwrap();
+        assert_eq!(dom.children(ul).collect::<Vec<_>>(), li);
+        assert_eq!(dom.node(ul).end as usize, li[1] + 2);
+        assert_eq!(dom.path(0), "/");
+    }
+}
