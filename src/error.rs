@@ -32,6 +32,13 @@ pub enum Error {
     /// A boxes file (browser-rendered geometry) could not be read or parsed.
     #[error("boxes file {path}: {message}")]
     Boxes { path: PathBuf, message: String },
+    /// A manifest line could not be parsed.
+    #[error("{path}:{line}: bad manifest line: {message}")]
+    Manifest {
+        path: PathBuf,
+        line: usize,
+        message: String,
+    },
     /// The embedded or a given model could not be loaded.
     #[error("model: {0}")]
     Model(String),

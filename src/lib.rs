@@ -7,7 +7,9 @@
 pub mod config;
 pub mod decode;
 pub mod error;
+pub mod dom;
 pub mod input;
+pub mod manifest;
 
 pub use config::Limits;
 pub use error::{Error, Result};
