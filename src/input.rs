@@ -1,1 +1,142 @@
-//! reading pages from files (placeholder)
+//! Reading pages: plain or gzip-compressed files and buffers, within [`Limits::max_input_bytes`].
+
+use std::fs::File;
+use std::io::{self, BufRead, BufReader, Read};
+use std::path::{Path, PathBuf};
+
+use flate2::bufread::MultiGzDecoder;
+
+use crate::{Error, Limits, Result};
+
+/// The first two bytes of every gzip member.
+const GZIP_MAGIC: [u8; 2] = [0x1f, 0x8b];
+
+/// Reads the page at `path`, decompressing it when its name ends in `.gz` or it starts with
+/// the gzip magic bytes; more than `limits.max_input_bytes` (after decompression) is
+/// [`Error::TooLarge`], and reading stops one byte past the limit.
+pub fn read_page(path: &Path, limits: &Limits) -> Result<Vec<u8>> {
+    let io_err = |source| Error::Io {
+        path: path.to_path_buf(),
+        source,
+    };
+    let file = File::open(path).map_err(io_err)?;
+    let file_len = file.metadata().map_err(io_err)?.len();
+    let mut reader = BufReader::with_capacity(64 << 10, TrackedRead::new(file));
+    let magic = reader.fill_buf().map_err(io_err)?.starts_with(&GZIP_MAGIC);
+    let named_gz = path
+        .extension()
+        .is_some_and(|e| e.eq_ignore_ascii_case("gz"));
+    if magic || named_gz {
+        // Typical HTML compresses 4-8x; the guess only sizes the first allocation.
+        let guess = file_len.saturating_mul(6);
+        read_gz(reader, path, guess, limits)
+    } else {
+        if file_len > limits.max_input_bytes {
+            return Err(too_large(path.display().to_string(), file_len, limits));
+        }
+        read_limited(reader, path.display().to_string(), file_len, limits)
+            .map_err(|e| e.unwrap_or_else(|(source, _)| io_err(source)))
+    }
+}
+
+/// Like [`read_page`] for bytes already in memory (e.g. a WARC record): gunzips them when
+/// they start with the gzip magic bytes; `what` names the input in errors.
+pub fn read_bytes(bytes: &[u8], what: &str, limits: &Limits) -> Result<Vec<u8>> {
+    if bytes.starts_with(&GZIP_MAGIC) {
+        let guess = (bytes.len() as u64).saturating_mul(6);
+        read_gz(
+            BufReader::new(TrackedRead::new(bytes)),
+            Path::new(what),
+            guess,
+            limits,
+        )
+    } else if bytes.len() as u64 > limits.max_input_bytes {
+        Err(too_large(what.to_string(), bytes.len() as u64, limits))
+    } else {
+        Ok(bytes.to_vec())
+    }
+}
+
+/// Decompresses all gzip members from `reader`, up to the limit.
+fn read_gz<R: Read>(
+    reader: BufReader<TrackedRead<R>>,
+    path: &Path,
+    size_guess: u64,
+    limits: &Limits,
+) -> Result<Vec<u8>> {
+    let mut decoder = MultiGzDecoder::new(reader);
+    let what = path.display().to_string();
+    let result = read_limited(&mut decoder, what, size_guess, limits);
+    result.map_err(|e| match e {
+        Ok(limit_err) => limit_err,
+        // The file itself failed to read: that is an I/O error, not a gzip one.
+        Err((source, _)) if decoder.get_ref().get_ref().failed => Error::Io {
+            path: path.to_path_buf(),
+            source,
+        },
+        Err((source, decompressed)) => Error::Gzip {
+            path: PathBuf::from(path),
+            decompressed,
+            source,
+        },
+    })
+}
+
+/// Reads at most `limit + 1` bytes; over the limit is `Ok(Error::TooLarge)` in the error,
+/// a read error comes with the number of bytes read before it.
+fn read_limited<R: Read>(
+    reader: R,
+    what: String,
+    size_guess: u64,
+    limits: &Limits,
+) -> std::result::Result<Vec<u8>, LimitedErr> {
+    let limit = limits.max_input_bytes;
+    let cap = size_guess.min(limit.saturating_add(1)).min(1 << 30);
+    let mut buf = Vec::with_capacity(usize::try_from(cap).unwrap_or(0));
+    let mut taken = reader.take(limit.saturating_add(1));
+    if let Err(e) = taken.read_to_end(&mut buf) {
+        return Err(Err((e, buf.len() as u64)));
+    }
+    if buf.len() as u64 > limit {
+        return Err(Ok(too_large(what, buf.len() as u64, limits)));
+    }
+    Ok(buf)
+}
+
+/// What [`read_limited`] fails with: the size error, or an I/O error and the bytes read.
+type LimitedErr = std::result::Result<Error, (io::Error, u64)>;
+
+/// The error for an input of at least `size` bytes.
+fn too_large(what: String, size: u64, limits: &Limits) -> Error {
+    Error::TooLarge {
+        what,
+        size,
+        limit: limits.max_input_bytes,
+    }
+}
+
+/// A reader that remembers whether the underlying read ever failed, so that a failing
+/// file is told apart from corrupt gzip data inside the decoder.
+struct TrackedRead<R> {
+    inner: R,
+    failed: bool,
+}
+
+impl<R> TrackedRead<R> {
+    fn new(inner: R) -> Self {
+        TrackedRead {
+            inner,
+            failed: false,
+        }
+    }
+}
+
+impl<R: Read> Read for TrackedRead<R> {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        let result = self.inner.read(buf);
+        self.failed |= result
+            .as_ref()
+            .is_err_and(|e| e.kind() != io::ErrorKind::Interrupted);
+        result
+    }
+}
