@@ -12,9 +12,11 @@
 pub mod reference;
 pub mod sink;
 pub mod tag;
+pub mod visible;
 
 pub use sink::parse;
 pub use tag::Tag;
+pub use visible::visibility;
 
 /// Marker for "no node" / "unknown offset" in the `u32` fields.
 pub const NONE: u32 = u32::MAX;
