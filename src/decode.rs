@@ -77,14 +77,16 @@ pub struct Decoded {
 /// 4. Otherwise UTF-8 if the bytes are (mostly, see below) UTF-8, else chardetng's guess
 ///    (`source = Detected`).
 ///
-/// Overrides for steps 2 and 3, both reported as `source = Detected`:
+/// Overrides for steps 2 and 3, because declarations lie:
 ///
-/// - a declared charset other than UTF-8 or UTF-16 yields to UTF-8 when the bytes are valid
-///   UTF-8 and contain non-ASCII (legacy text is practically never valid UTF-8 by chance);
-/// - a declared UTF-8 on invalid UTF-8 falls through to step 4, unless the only invalid
-///   sequence is a truncated character at the very end, or there are at least
-///   [`UTF8_VALID_PER_INVALID`] valid multi-byte characters per invalid sequence ("mostly
-///   UTF-8": then it stays UTF-8 with U+FFFD for the invalid bytes and `had_errors`).
+/// - a declared charset other than UTF-8 or UTF-16 yields to UTF-8 (`source = Detected`)
+///   when the bytes are valid UTF-8 and contain non-ASCII: legacy text is practically never
+///   valid UTF-8 by chance;
+/// - a declared UTF-8 on invalid UTF-8 falls through to step 4, unless the bytes are
+///   "mostly UTF-8": the only invalid sequence is a truncated character at the very end, or
+///   there are at least [`UTF8_VALID_PER_INVALID`] valid multi-byte characters per invalid
+///   sequence. Then the declaration stands, with U+FFFD for the invalid bytes and
+///   `had_errors` set.
 ///
 /// The labels `replacement` (e.g. `iso-2022-kr`, which would turn the page into a single
 /// U+FFFD) are ignored. A declared UTF-16 in the page means UTF-8 and `x-user-defined`
@@ -136,18 +138,16 @@ pub fn decode_for_url(bytes: &[u8], transport_charset: Option<&str>, url: Option
         Some((encoding, source)) => {
             // Pure ASCII decodes the same in every ASCII-compatible charset, but must still go
             // through `encoding`: ISO-2022-JP is 7-bit.
-            if Encoding::ascii_valid_up_to(bytes) == bytes.len() {
+            let ascii = Encoding::ascii_valid_up_to(bytes);
+            if ascii == bytes.len() {
                 return decode_with(bytes, encoding, source);
             }
-            match try_utf8(bytes) {
-                Ok(text) => Decoded {
-                    text,
-                    encoding: UTF_8,
-                    source: CharsetSource::Detected,
-                    had_errors: false,
-                },
-                Err(_) => decode_with(bytes, encoding, source),
+            // Truly legacy pages stop this check at their first non-UTF-8 byte; only the
+            // (rare) liars pay a second validation while decoding.
+            if ascii + Encoding::utf8_valid_up_to(&bytes[ascii..]) < bytes.len() {
+                return decode_with(bytes, encoding, source);
             }
+            decode_with(bytes, UTF_8, CharsetSource::Detected)
         }
         None => match try_utf8(bytes) {
             Ok(text) => Decoded {

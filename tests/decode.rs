@@ -664,3 +664,16 @@ fn decode_speed() {
         );
     }
 }
+
+#[test]
+fn empty_gz_file() {
+    let empty = TempFile::new(".html.gz", b"");
+    // An empty file is not a gzip stream (it lacks the 10-byte header).
+    assert!(matches!(
+        read_page(&empty.0, &Limits::default()),
+        Err(Error::Gzip {
+            decompressed: 0,
+            ..
+        })
+    ));
+}
