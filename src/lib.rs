@@ -10,6 +10,9 @@ pub mod error;
 pub mod dom;
 pub mod input;
 pub mod manifest;
+pub mod page;
+pub mod text;
 
 pub use config::Limits;
 pub use error::{Error, Result};
+pub use page::Page;

@@ -1,1 +1,47 @@
-fn main() {}
+//! `pagelevel`: the command-line tool. Each subcommand lives in its own module and calls the
+//! library's stages; none reimplements them.
+
+mod batch;
+mod features;
+
+use clap::{Parser, Subcommand};
+
+/// Finds the template of web pages (navigation, headers, footers, ads, link lists), segments
+/// them and extracts their main content.
+#[derive(Parser)]
+#[command(name = "pagelevel", version, about, long_about = None)]
+struct Cli {
+    /// Worker threads (0 = one per core). Output is identical for any count.
+    #[arg(short = 'j', long = "jobs", global = true, default_value_t = 0)]
+    jobs: usize,
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Print per-element geometry, features and block-classifier content share as JSON Lines.
+    Features(features::Args),
+}
+
+fn main() -> std::process::ExitCode {
+    let cli = Cli::parse();
+    if let Err(e) = batch::threads(cli.jobs) {
+        eprintln!("pagelevel: {e:#}");
+        return std::process::ExitCode::from(2);
+    }
+    let result = match cli.command {
+        Command::Features(args) => features::run(args),
+    };
+    match result {
+        Ok(0) => std::process::ExitCode::SUCCESS,
+        Ok(failed) => {
+            eprintln!("pagelevel: {failed} input(s) failed");
+            std::process::ExitCode::from(1)
+        }
+        Err(e) => {
+            eprintln!("pagelevel: {e:#}");
+            std::process::ExitCode::from(2)
+        }
+    }
+}

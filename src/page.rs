@@ -1,0 +1,48 @@
+//! One page through the first stages: read → decode → parse.
+
+use std::path::Path;
+
+use crate::decode::{decode_for_url, CharsetSource};
+use crate::dom::{self, Dom};
+use crate::{input, Limits, Result};
+
+/// A decoded and parsed page.
+#[derive(Debug, Clone)]
+pub struct Page {
+    /// The decoded source; node spans are byte offsets into it.
+    pub html: String,
+    /// The DOM arena.
+    pub dom: Dom,
+    /// The page's URL, when known (used by intra-site link features).
+    pub url: Option<String>,
+    /// The encoding the bytes were decoded with.
+    pub encoding: &'static str,
+    /// What decided the encoding.
+    pub charset_source: CharsetSource,
+}
+
+impl Page {
+    /// Decodes and parses raw bytes. `charset` is a transport-level label (HTTP, WARC).
+    pub fn from_bytes(
+        bytes: &[u8],
+        url: Option<&str>,
+        charset: Option<&str>,
+        limits: &Limits,
+    ) -> Result<Page> {
+        let decoded = decode_for_url(bytes, charset, url);
+        let dom = dom::parse(&decoded.text, limits)?;
+        Ok(Page {
+            html: decoded.text,
+            dom,
+            url: url.map(str::to_owned),
+            encoding: decoded.encoding.name(),
+            charset_source: decoded.source,
+        })
+    }
+
+    /// Reads a `.html` or `.html.gz` file and parses it.
+    pub fn from_path(path: &Path, url: Option<&str>, limits: &Limits) -> Result<Page> {
+        let bytes = input::read_page(path, limits)?;
+        Page::from_bytes(&bytes, url, None, limits)
+    }
+}
