@@ -12,6 +12,7 @@ pub mod input;
 pub mod manifest;
 pub mod page;
 pub mod text;
+pub mod url;
 
 pub use config::Limits;
 pub use error::{Error, Result};
