@@ -14,7 +14,9 @@ use std::time::Instant;
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let shape = args.first().map_or("random", String::as_str);
-    let n: usize = args.get(1).map_or(100_000, |s| s.parse().expect("N must be a number"));
+    let n: usize = args
+        .get(1)
+        .map_or(100_000, |s| s.parse().expect("N must be a number"));
     let solver = args.get(2).map_or("fast", String::as_str);
     let t = shapes::build(shape, n, 42);
     let start = Instant::now();

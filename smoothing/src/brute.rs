@@ -26,10 +26,17 @@ pub fn solve(
     gamma: &[f64],
 ) -> Result<Smoothed, SmoothError> {
     let Some(p) = Problem::new(parent, x, w, gamma)? else {
-        return Ok(Smoothed { y: vec![], segment_roots: vec![], cost: 0.0 });
+        return Ok(Smoothed {
+            y: vec![],
+            segment_roots: vec![],
+            cost: 0.0,
+        });
     };
     let n = p.n();
-    assert!(n <= MAX_NODES, "brute::solve takes at most {MAX_NODES} nodes, got {n}");
+    assert!(
+        n <= MAX_NODES,
+        "brute::solve takes at most {MAX_NODES} nodes, got {n}"
+    );
     let m = p.vals.len();
     let mut y = vec![0.0; n];
     let mut cur = vec![0usize; n]; // cur[k]: candidate rank for node order[k]
@@ -46,7 +53,11 @@ pub fn solve(
             continue;
         }
         let node = p.order[pos] as usize;
-        let lo = if node == p.root { 0 } else { cur_rank(&p, &y, parent[node]) };
+        let lo = if node == p.root {
+            0
+        } else {
+            cur_rank(&p, &y, parent[node])
+        };
         if cur[pos] < lo {
             cur[pos] = lo;
         }
@@ -66,7 +77,11 @@ pub fn solve(
     }
     let (cost, y) = best.expect("at least one assignment");
     let segment_roots = crate::tree::segment_roots(parent, &y);
-    Ok(Smoothed { y, segment_roots, cost })
+    Ok(Smoothed {
+        y,
+        segment_roots,
+        cost,
+    })
 }
 
 fn cur_rank(p: &Problem<'_>, y: &[f64], node: usize) -> usize {

@@ -158,7 +158,9 @@ impl Func {
             }
             (other.base, other.slope0)
         };
-        other.bps.extend(other.tail.into_vec().into_iter().map(|b| (b.0, b.1)));
+        other
+            .bps
+            .extend(other.tail.into_vec().into_iter().map(|b| (b.0, b.1)));
         let q = other.bps.iter().map(|b| b.0).max().unwrap_or(0);
         self.extend_head(q, vals);
         // Now every breakpoint of `other` is at or left of `p`.
@@ -234,7 +236,11 @@ pub fn solve(
     gamma: &[f64],
 ) -> Result<Smoothed, SmoothError> {
     let Some(p) = Problem::new(parent, x, w, gamma)? else {
-        return Ok(Smoothed { y: vec![], segment_roots: vec![], cost: 0.0 });
+        return Ok(Smoothed {
+            y: vec![],
+            segment_roots: vec![],
+            cost: 0.0,
+        });
     };
     let n = p.n();
     let vals = &p.vals;
@@ -303,7 +309,8 @@ pub fn solve(
 /// their convex nondecreasing right end into the tail and stores the rest as the head.
 fn give_back(g: &mut Func, out: &mut Vec<(u32, f64)>, vals: &[f64]) {
     let last = (vals.len() - 1) as u32;
-    let slope = |a: (u32, f64), b: (u32, f64)| (b.1 - a.1) / (vals[b.0 as usize] - vals[a.0 as usize]);
+    let slope =
+        |a: (u32, f64), b: (u32, f64)| (b.1 - a.1) / (vals[b.0 as usize] - vals[a.0 as usize]);
     let mut j = out.len() - 1;
     debug_assert_eq!(out[j].0, g.p);
     while j > 0 {
@@ -431,7 +438,7 @@ fn cap(
                 let k2 = ka + 1 + partition(ka + 1, kb, |k| at(k) <= level);
                 let k1 = k2 - 1;
                 if k2 < kb {
-                        push_jump(k2, kb - 1, s_arg);
+                    push_jump(k2, kb - 1, s_arg);
                     out.push((k2, level));
                 }
                 if k1 > ka {

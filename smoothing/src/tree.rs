@@ -29,22 +29,39 @@ impl<'a> Problem<'a> {
         let n = parent.len();
         for (field, len) in [("x", x.len()), ("w", w.len()), ("gamma", gamma.len())] {
             if len != n {
-                return Err(SmoothError::LengthMismatch { field, nodes: n, len });
+                return Err(SmoothError::LengthMismatch {
+                    field,
+                    nodes: n,
+                    len,
+                });
             }
         }
         if n > u32::MAX as usize - 1 {
             // The fast solver stores node indices and ranks as u32.
-            return Err(SmoothError::ParentOutOfRange { node: n - 1, parent: n, nodes: n });
+            return Err(SmoothError::ParentOutOfRange {
+                node: n - 1,
+                parent: n,
+                nodes: n,
+            });
         }
         for i in 0..n {
             if !(0.0..=1.0).contains(&x[i]) {
-                return Err(SmoothError::ScoreOutOfRange { node: i, value: x[i] });
+                return Err(SmoothError::ScoreOutOfRange {
+                    node: i,
+                    value: x[i],
+                });
             }
             if !(w[i].is_finite() && w[i] >= 0.0) {
-                return Err(SmoothError::BadWeight { node: i, value: w[i] });
+                return Err(SmoothError::BadWeight {
+                    node: i,
+                    value: w[i],
+                });
             }
             if !(gamma[i].is_finite() && gamma[i] >= 0.0) {
-                return Err(SmoothError::BadPenalty { node: i, value: gamma[i] });
+                return Err(SmoothError::BadPenalty {
+                    node: i,
+                    value: gamma[i],
+                });
             }
         }
         if n == 0 {
@@ -59,7 +76,11 @@ impl<'a> Problem<'a> {
                 }
                 root = Some(i);
             } else if p >= n {
-                return Err(SmoothError::ParentOutOfRange { node: i, parent: p, nodes: n });
+                return Err(SmoothError::ParentOutOfRange {
+                    node: i,
+                    parent: p,
+                    nodes: n,
+                });
             } else {
                 child_count[p] += 1;
             }
@@ -86,9 +107,8 @@ impl<'a> Problem<'a> {
         while head < order.len() {
             let v = order[head] as usize;
             head += 1;
-            order.extend_from_slice(
-                &children[child_start[v] as usize..child_start[v + 1] as usize],
-            );
+            order
+                .extend_from_slice(&children[child_start[v] as usize..child_start[v + 1] as usize]);
         }
         if order.len() != n {
             let mut seen = vec![false; n];
@@ -126,7 +146,11 @@ impl<'a> Problem<'a> {
     pub fn finish(&self, y_rank: &[u32], cost: f64) -> Smoothed {
         let y: Vec<f64> = y_rank.iter().map(|&r| self.vals[r as usize]).collect();
         let segment_roots = segment_roots(self.parent, &y);
-        Smoothed { y, segment_roots, cost }
+        Smoothed {
+            y,
+            segment_roots,
+            cost,
+        }
     }
 }
 

@@ -65,10 +65,17 @@ fn score(template: bool, rng: &mut Rng) -> f64 {
 /// Random recursive tree: node `i`'s parent is uniform in `0..i`; scores uniform.
 pub fn random(n: usize, seed: u64) -> Tree {
     let mut rng = Rng(seed);
-    let parent = (0..n).map(|i| if i == 0 { NO_PARENT } else { rng.below(i) }).collect();
+    let parent = (0..n)
+        .map(|i| if i == 0 { NO_PARENT } else { rng.below(i) })
+        .collect();
     let x = (0..n).map(|_| rng.f64()).collect();
     let (w, gamma) = weights(n, &mut rng);
-    Tree { parent, x, w, gamma }
+    Tree {
+        parent,
+        x,
+        w,
+        gamma,
+    }
 }
 
 /// DOM-like: wide and shallow. Nodes are expanded in random order; each gets 1..=30
@@ -96,14 +103,21 @@ pub fn dom(n: usize, seed: u64) -> Tree {
     }
     let x = label.iter().map(|&t| score(t, &mut rng)).collect();
     let (w, gamma) = weights(parent.len(), &mut rng);
-    Tree { parent, x, w, gamma }
+    Tree {
+        parent,
+        x,
+        w,
+        gamma,
+    }
 }
 
 /// A path `0 -> 1 -> ... -> n-1` with classifier-like scores whose true label flips
 /// with probability 0.01 per step.
 pub fn chain(n: usize, seed: u64) -> Tree {
     let mut rng = Rng(seed);
-    let parent = (0..n).map(|i| if i == 0 { NO_PARENT } else { i - 1 }).collect();
+    let parent = (0..n)
+        .map(|i| if i == 0 { NO_PARENT } else { i - 1 })
+        .collect();
     let mut t = false;
     let x = (0..n)
         .map(|_| {
@@ -114,22 +128,41 @@ pub fn chain(n: usize, seed: u64) -> Tree {
         })
         .collect();
     let (w, gamma) = weights(n, &mut rng);
-    Tree { parent, x, w, gamma }
+    Tree {
+        parent,
+        x,
+        w,
+        gamma,
+    }
 }
 
 /// Adversarial path: scores strictly increasing from root to leaf, no penalty, so the
 /// optimum follows every score and each cost function keeps every breakpoint below.
 pub fn chain_sorted(n: usize) -> Tree {
-    let parent = (0..n).map(|i| if i == 0 { NO_PARENT } else { i - 1 }).collect();
+    let parent = (0..n)
+        .map(|i| if i == 0 { NO_PARENT } else { i - 1 })
+        .collect();
     let x = (0..n).map(|i| i as f64 / n as f64).collect();
-    Tree { parent, x, w: vec![1.0; n], gamma: vec![0.0; n] }
+    Tree {
+        parent,
+        x,
+        w: vec![1.0; n],
+        gamma: vec![0.0; n],
+    }
 }
 
 /// Adversarial path: uniform scores and a penalty so large that the optimum is one
 /// segment, so the cost function is a sum of `|x - v|` with every score a breakpoint.
 pub fn chain_one_segment(n: usize, seed: u64) -> Tree {
     let mut rng = Rng(seed);
-    let parent = (0..n).map(|i| if i == 0 { NO_PARENT } else { i - 1 }).collect();
+    let parent = (0..n)
+        .map(|i| if i == 0 { NO_PARENT } else { i - 1 })
+        .collect();
     let x = (0..n).map(|_| rng.f64()).collect();
-    Tree { parent, x, w: vec![1.0; n], gamma: vec![1e9; n] }
+    Tree {
+        parent,
+        x,
+        w: vec![1.0; n],
+        gamma: vec![1e9; n],
+    }
 }

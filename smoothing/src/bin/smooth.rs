@@ -58,7 +58,11 @@ fn run() -> io::Result<bool> {
         }
         match smooth_line(&line) {
             Ok(s) => {
-                let o = Output { y: &s.y, cost: s.cost, segments: &s.segment_roots };
+                let o = Output {
+                    y: &s.y,
+                    cost: s.cost,
+                    segments: &s.segment_roots,
+                };
                 serde_json::to_writer(&mut out, &o)?;
             }
             Err(msg) => {
@@ -83,7 +87,9 @@ fn smooth_line(line: &str) -> Result<smoothing::Smoothed, String> {
         .map(|(i, &p)| match p {
             -1 => Ok(smoothing::NO_PARENT),
             p if p >= 0 => Ok(p as usize),
-            p => Err(format!("node {i}: parent index {p} is invalid (use -1 for the root)")),
+            p => Err(format!(
+                "node {i}: parent index {p} is invalid (use -1 for the root)"
+            )),
         })
         .collect::<Result<Vec<_>, _>>()?;
     smoothing::solve(&parent, &input.x, &input.w, &input.gamma).map_err(|e| e.to_string())

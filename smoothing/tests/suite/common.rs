@@ -18,17 +18,34 @@ pub fn close(a: f64, b: f64) -> bool {
 
 /// Checks the invariants every result must satisfy; panics with `what` on failure.
 pub fn check(case: &Case, s: &Smoothed, what: &str) {
-    let Case { parent, x, w, gamma } = case;
+    let Case {
+        parent,
+        x,
+        w,
+        gamma,
+    } = case;
     let n = parent.len();
     assert_eq!(s.y.len(), n, "{what}: y length");
     for i in 0..n {
-        assert!(x.contains(&s.y[i]), "{what}: y[{i}] = {} is not a score", s.y[i]);
+        assert!(
+            x.contains(&s.y[i]),
+            "{what}: y[{i}] = {} is not a score",
+            s.y[i]
+        );
         if parent[i] != NO_PARENT {
-            assert!(s.y[parent[i]] <= s.y[i], "{what}: not monotone on edge {} -> {i}", parent[i]);
+            assert!(
+                s.y[parent[i]] <= s.y[i],
+                "{what}: not monotone on edge {} -> {i}",
+                parent[i]
+            );
         }
     }
     let recomputed = objective(parent, x, w, gamma, &s.y);
-    assert!(close(recomputed, s.cost), "{what}: cost {} but y costs {recomputed}", s.cost);
+    assert!(
+        close(recomputed, s.cost),
+        "{what}: cost {} but y costs {recomputed}",
+        s.cost
+    );
     let expected: Vec<usize> = (0..n)
         .filter(|&i| parent[i] == NO_PARENT || s.y[i] != s.y[parent[i]])
         .collect();
@@ -58,7 +75,9 @@ impl Rng {
 
 /// A chain `0 -> 1 -> ... -> n-1` rooted at 0.
 pub fn chain_parents(n: usize) -> Vec<usize> {
-    (0..n).map(|i| if i == 0 { NO_PARENT } else { i - 1 }).collect()
+    (0..n)
+        .map(|i| if i == 0 { NO_PARENT } else { i - 1 })
+        .collect()
 }
 
 /// A classifier-like score: mostly near 0 or 1, with noise.

@@ -39,7 +39,12 @@ fn case(max_n: usize) -> impl Strategy<Value = Case> {
                     let p = seeds[k] as usize % k;
                     parent[label[k]] = label[p];
                 }
-                Case { parent, x, w, gamma }
+                Case {
+                    parent,
+                    x,
+                    w,
+                    gamma,
+                }
             })
     })
 }
