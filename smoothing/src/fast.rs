@@ -1,5 +1,5 @@
-//! The production solver: the same recurrence as [`crate::reference`], with each
-//! subtree's cost function kept as a list of breakpoints instead of a table row.
+//! The production solver: the same recurrence as [`crate::reference`], with each cost
+//! function kept as slopes over the gaps between consecutive distinct scores.
 //!
 //! For a node `i` whose parent takes value `u`, the subtree's cheapest cost is
 //!
@@ -8,177 +8,246 @@
 //!   g_i(v) = w_i |x_i - v| + sum_{c child of i} f_c(v).
 //! ```
 //!
-//! Only the values of these functions at the distinct scores `v_0 < ... < v_{m-1}`
-//! matter (Lemma 3), so a function is stored as its values at a few *ranks* with linear
-//! interpolation (in `v`) in between: slope changes at ranks, plus the value and slope at
-//! `v_0`. Sums of functions are concatenations of slope-change lists (appended smaller
-//! into larger). With `S(v) = min_{t >= v} g(t)`, the step `g -> f` is
-//! `f = min(g, gamma + S)`; on each linear piece `[a, b]` of `g` this is
-//! `min(g, gamma + S(b))`, a cap at a constant level that cuts the piece at most once, so
-//! one right-to-left sweep over the pieces computes `f` exactly at every rank (a cut
-//! between two ranks becomes a breakpoint at each of them). Where the cap binds, the
-//! node starts a new segment at the rank attaining `S(b)`; the sweep records these
-//! capped rank intervals, and they are all the reconstruction needs.
-
-use std::collections::BinaryHeap;
+//! Only values at the distinct scores `v_0 < ... < v_{m-1}` matter (Lemma 3), so a
+//! function is its value at `v_0` plus one slope per gap `[v_k, v_{k+1}]` (linear in `v`
+//! in between). With `S(v) = min_{t >= v} g(t)`, the step is `f = min(g, gamma + S)`.
+//!
+//! The tree is cut into heavy paths. The function of the path being climbed lives in
+//! one lazy segment tree over the gaps (range add, range assign, prefix sums of
+//! `slope * gap`, min and max slope); a finished path hands its top's function to the
+//! parent as a sorted list of slope changes, which the parent adds in `O(k log m)`.
+//! Adding `w_i |x_i - v|` is two range adds. The cap only touches what it must:
+//! - right of the last decreasing gap `q`, `g` is nondecreasing, so `S = g` and `f = g`;
+//! - left of the first increasing gap `d`, `g` is nonincreasing, so `S` is constant
+//!   there and the cap flattens a prefix found by binary search;
+//! - only the pieces between `d` and `q` are swept one by one: on a linear piece `[a, b]`
+//!   `f = min(g, gamma + S(b))`, a cut at a constant level that crosses the piece at most
+//!   once (a crossing between two ranks becomes a breakpoint at each of them).
+//!
+//! Where the cap binds, the node starts a new segment at the rank attaining `S`; these
+//! capped rank runs are all the top-down reconstruction needs.
 
 use crate::tree::Problem;
 use crate::{SmoothError, Smoothed, NO_PARENT};
 
-/// A piecewise-linear function of `v` on `[v_0, v_{m-1}]`, split at rank `p`.
-///
-/// The *head* covers `[v_0, v_p]` in slope form: value `base` at `v_0`, slope `slope0`
-/// just right of `v_0`, and slope changes `bps` at ranks in `(0, p)` (unsorted; a rank
-/// may repeat and entries add up). The *tail* covers `[v_p, v_{m-1}]` and is convex and
-/// (once a node is finished) nondecreasing: value `val_p` at `v_p`, slope `slope_p` just
-/// right of it, and nonnegative slope changes at ranks above `p` in a min-heap. On the
-/// tail the cap `f = min(g, gamma + S)` is the identity (`S = g` there), so a path step
-/// only touches the head, and adding `w |x - v|` touches the tail in `O(log K)`.
+/// Lazy segment tree over the `G = m - 1` gaps between consecutive distinct scores.
+/// Each gap holds the slope of the function there. Recursion depth is `log2 G`.
+struct Slopes<'a> {
+    vals: &'a [f64],
+    gaps: usize,
+    size: usize,
+    mn: Vec<f64>,
+    mx: Vec<f64>,
+    /// Sum over the node's gaps of `slope * gap length`.
+    sum: Vec<f64>,
+    /// Pending add (applies after any pending assign).
+    add: Vec<f64>,
+    /// Pending assign, NaN when none.
+    set: Vec<f64>,
+}
+
+impl<'a> Slopes<'a> {
+    fn new(vals: &'a [f64]) -> Self {
+        let gaps = vals.len() - 1;
+        let size = gaps.next_power_of_two();
+        let n = 2 * size;
+        Slopes {
+            vals,
+            gaps,
+            size,
+            mn: vec![0.0; n],
+            mx: vec![0.0; n],
+            sum: vec![0.0; n],
+            add: vec![0.0; n],
+            set: vec![f64::NAN; n],
+        }
+    }
+
+    /// Length in `v` of gaps `l..r` (padding gaps past `G` have length 0).
+    fn len(&self, l: usize, r: usize) -> f64 {
+        self.vals[r.min(self.gaps)] - self.vals[l.min(self.gaps)]
+    }
+
+    fn apply_set(&mut self, node: usize, l: usize, r: usize, c: f64) {
+        self.mn[node] = c;
+        self.mx[node] = c;
+        self.sum[node] = c * self.len(l, r);
+        self.set[node] = c;
+        self.add[node] = 0.0;
+    }
+
+    fn apply_add(&mut self, node: usize, l: usize, r: usize, c: f64) {
+        self.mn[node] += c;
+        self.mx[node] += c;
+        self.sum[node] += c * self.len(l, r);
+        if self.set[node].is_nan() {
+            self.add[node] += c;
+        } else {
+            self.set[node] += c;
+        }
+    }
+
+    fn push(&mut self, node: usize, l: usize, r: usize) {
+        let mid = (l + r) / 2;
+        let s = self.set[node];
+        if !s.is_nan() {
+            self.apply_set(2 * node, l, mid, s);
+            self.apply_set(2 * node + 1, mid, r, s);
+            self.set[node] = f64::NAN;
+        }
+        let a = self.add[node];
+        if a != 0.0 {
+            self.apply_add(2 * node, l, mid, a);
+            self.apply_add(2 * node + 1, mid, r, a);
+            self.add[node] = 0.0;
+        }
+    }
+
+    fn pull(&mut self, node: usize) {
+        let (a, b) = (2 * node, 2 * node + 1);
+        self.mn[node] = self.mn[a].min(self.mn[b]);
+        self.mx[node] = self.mx[a].max(self.mx[b]);
+        self.sum[node] = self.sum[a] + self.sum[b];
+    }
+
+    /// Sets every slope (padding included) to 0.
+    fn reset(&mut self) {
+        self.apply_set(1, 0, self.size, 0.0);
+    }
+
+    /// Adds `c` to the slopes of gaps `ql..qr`.
+    fn range_add(&mut self, ql: usize, qr: usize, c: f64) {
+        if ql < qr && c != 0.0 {
+            self.update(1, 0, self.size, ql, qr, c, false);
+        }
+    }
+
+    /// Sets the slopes of gaps `ql..qr` to `c`.
+    fn range_set(&mut self, ql: usize, qr: usize, c: f64) {
+        if ql < qr {
+            self.update(1, 0, self.size, ql, qr, c, true);
+        }
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn update(&mut self, node: usize, l: usize, r: usize, ql: usize, qr: usize, c: f64, set: bool) {
+        if qr <= l || r <= ql {
+            return;
+        }
+        if ql <= l && r <= qr {
+            if set {
+                self.apply_set(node, l, r, c);
+            } else {
+                self.apply_add(node, l, r, c);
+            }
+            return;
+        }
+        self.push(node, l, r);
+        let mid = (l + r) / 2;
+        self.update(2 * node, l, mid, ql, qr, c, set);
+        self.update(2 * node + 1, mid, r, ql, qr, c, set);
+        self.pull(node);
+    }
+
+    /// Sum of `slope * gap length` over gaps `0..k`, i.e. `g(v_k) - g(v_0)`.
+    fn prefix(&mut self, k: usize) -> f64 {
+        let (mut node, mut l, mut r, mut acc) = (1, 0, self.size, 0.0);
+        while l < k && k < r {
+            self.push(node, l, r);
+            let mid = (l + r) / 2;
+            if k <= mid {
+                node *= 2;
+                r = mid;
+            } else {
+                acc += self.sum[2 * node];
+                node = 2 * node + 1;
+                l = mid;
+            }
+        }
+        if k >= r {
+            acc += self.sum[node];
+        }
+        acc
+    }
+
+    /// The last gap before `qr` whose slope is negative.
+    fn last_negative(&mut self, qr: usize) -> Option<usize> {
+        self.last_below(1, 0, self.size, qr)
+    }
+
+    fn last_below(&mut self, node: usize, l: usize, r: usize, qr: usize) -> Option<usize> {
+        if l >= qr || self.mn[node] >= 0.0 {
+            return None;
+        }
+        if r - l == 1 {
+            return Some(l);
+        }
+        self.push(node, l, r);
+        let mid = (l + r) / 2;
+        self.last_below(2 * node + 1, mid, r, qr)
+            .or_else(|| self.last_below(2 * node, l, mid, qr))
+    }
+
+    /// The first gap before `qr` whose slope is positive.
+    fn first_positive(&mut self, qr: usize) -> Option<usize> {
+        self.first_above(1, 0, self.size, qr)
+    }
+
+    fn first_above(&mut self, node: usize, l: usize, r: usize, qr: usize) -> Option<usize> {
+        if l >= qr || self.mx[node] <= 0.0 {
+            return None;
+        }
+        if r - l == 1 {
+            return Some(l);
+        }
+        self.push(node, l, r);
+        let mid = (l + r) / 2;
+        self.first_above(2 * node, l, mid, qr)
+            .or_else(|| self.first_above(2 * node + 1, mid, r, qr))
+    }
+
+    /// Appends the maximal runs of equal slope in gaps `ql..qr` as `(start, slope)`.
+    fn pieces(&mut self, ql: usize, qr: usize, out: &mut Vec<(u32, f64)>) {
+        out.clear();
+        self.collect(1, 0, self.size, ql, qr, out);
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn collect(&mut self, node: usize, l: usize, r: usize, ql: usize, qr: usize, out: &mut Vec<(u32, f64)>) {
+        if qr <= l || r <= ql {
+            return;
+        }
+        if self.mn[node] == self.mx[node] && ql <= l && r <= qr || r - l == 1 {
+            let s = self.mn[node];
+            if out.last().map_or(true, |p| p.1 != s) {
+                out.push((l.max(ql) as u32, s));
+            }
+            return;
+        }
+        self.push(node, l, r);
+        let mid = (l + r) / 2;
+        self.collect(2 * node, l, mid, ql, qr, out);
+        self.collect(2 * node + 1, mid, r, ql, qr, out);
+    }
+}
+
+/// A finished path top's function, for its parent: value at `v_0`, slope of gap 0, and
+/// slope changes `(k, d)` meaning "add `d` to the slopes of gaps `k..`" (unsorted).
 #[derive(Default)]
-struct Func {
+struct Flat {
     base: f64,
     slope0: f64,
     bps: Vec<(u32, f64)>,
-    p: u32,
-    val_p: f64,
-    slope_p: f64,
-    tail: BinaryHeap<TailBp>,
 }
 
-/// A tail slope change, ordered so that `BinaryHeap` pops the smallest rank first.
-struct TailBp(u32, f64);
-
-impl PartialEq for TailBp {
-    fn eq(&self, other: &Self) -> bool {
-        self.0 == other.0
-    }
-}
-impl Eq for TailBp {}
-impl PartialOrd for TailBp {
-    fn partial_cmp(&self, other: &Self) -> Option<std::cmp::Ordering> {
-        Some(self.cmp(other))
-    }
-}
-impl Ord for TailBp {
-    fn cmp(&self, other: &Self) -> std::cmp::Ordering {
-        other.0.cmp(&self.0)
-    }
-}
-
-impl Func {
-    fn size(&self) -> usize {
-        self.bps.len() + self.tail.len()
-    }
-
-    /// Slope of the head just left of `v_p` (meaningless when `p == 0`).
-    fn head_end_slope(&self) -> f64 {
-        self.slope0 + self.bps.iter().map(|b| b.1).sum::<f64>()
-    }
-
-    /// Moves the boundary right to rank `to`, turning tail pieces into head pieces.
-    fn extend_head(&mut self, to: u32, vals: &[f64]) {
-        if to <= self.p {
-            return;
+impl Flat {
+    fn add(&mut self, mut other: Flat) {
+        self.base += other.base;
+        self.slope0 += other.slope0;
+        if other.bps.len() > self.bps.len() {
+            std::mem::swap(&mut self.bps, &mut other.bps);
         }
-        let mut end_slope = self.head_end_slope();
-        loop {
-            let k = match self.tail.peek() {
-                Some(b) if b.0 < to => b.0,
-                _ => to,
-            };
-            if k > self.p {
-                if self.p == 0 {
-                    self.base = self.val_p;
-                    self.slope0 = self.slope_p;
-                } else if self.slope_p != end_slope {
-                    self.bps.push((self.p, self.slope_p - end_slope));
-                }
-                end_slope = self.slope_p;
-                self.val_p += self.slope_p * (vals[k as usize] - vals[self.p as usize]);
-                self.p = k;
-            }
-            while self.tail.peek().is_some_and(|b| b.0 == k) {
-                self.slope_p += self.tail.pop().expect("peeked").1;
-            }
-            if k == to {
-                break;
-            }
-        }
-    }
-
-    /// Restores a nondecreasing tail by moving its decreasing start into the head.
-    fn fix_tail(&mut self, vals: &[f64]) {
-        let last = (vals.len() - 1) as u32;
-        while self.slope_p < 0.0 && self.p < last {
-            let k = self.tail.peek().map_or(last, |b| b.0);
-            self.extend_head(k, vals);
-        }
-    }
-
-    /// `self += w |x - v|` where `x = v_r`.
-    fn add_abs(&mut self, w: f64, r: u32, vals: &[f64]) {
-        let m = vals.len();
-        let x = vals[r as usize];
-        let vp = vals[self.p as usize];
-        if self.p > 0 {
-            self.base += w * (x - vals[0]);
-            if r == 0 {
-                self.slope0 += w;
-            } else {
-                self.slope0 -= w;
-                if r < self.p {
-                    self.bps.push((r, 2.0 * w));
-                }
-            }
-        }
-        if r <= self.p {
-            self.val_p += w * (vp - x);
-            self.slope_p += w;
-        } else {
-            self.val_p += w * (x - vp);
-            self.slope_p -= w;
-            if (r as usize) < m - 1 {
-                self.tail.push(TailBp(r, 2.0 * w));
-            }
-        }
-    }
-
-    /// `self += other`, where `other` is usually the smaller function.
-    fn add(&mut self, mut other: Func, vals: &[f64]) {
-        if other.size() > self.size() {
-            std::mem::swap(self, &mut other);
-        }
-        // Flatten `other` to one slope-form list over the whole domain.
-        let (base, slope0) = if other.p == 0 {
-            (other.val_p, other.slope_p)
-        } else {
-            let end = other.head_end_slope();
-            if other.slope_p != end {
-                other.bps.push((other.p, other.slope_p - end));
-            }
-            (other.base, other.slope0)
-        };
-        other
-            .bps
-            .extend(other.tail.into_vec().into_iter().map(|b| (b.0, b.1)));
-        let q = other.bps.iter().map(|b| b.0).max().unwrap_or(0);
-        self.extend_head(q, vals);
-        // Now every breakpoint of `other` is at or left of `p`.
-        let vp = vals[self.p as usize];
-        let mut val = base + slope0 * (vp - vals[0]);
-        let mut end_slope = slope0;
-        for &(k, d) in &other.bps {
-            val += d * (vp - vals[k as usize]);
-            end_slope += d;
-        }
-        self.val_p += val;
-        self.slope_p += end_slope;
-        if self.p > 0 {
-            self.base += base;
-            self.slope0 += slope0;
-            let p = self.p;
-            self.bps.extend(other.bps.iter().filter(|b| b.0 < p));
-        }
+        self.bps.extend_from_slice(&other.bps);
     }
 }
 
@@ -190,6 +259,8 @@ struct Jump {
     hi: u32,
     to: u32,
 }
+
+const NONE: u32 = u32::MAX;
 
 /// Solves exactly (same optimum as [`crate::reference::solve`], up to floating-point
 /// rounding; on ties the labels may differ).
@@ -208,20 +279,19 @@ struct Jump {
 /// of range, no root or several roots, or a cycle.
 ///
 /// # Complexity
-/// Let `n` be the number of nodes, `m <= n` the number of distinct scores, and `H_i` the
-/// number of *head* breakpoints of node `i`'s function (those left of the point from
-/// which the function is convex and nondecreasing; see the module docs). A node with one
-/// child costs `O(H_i + t_i log n)`, where `t_i` breakpoints move between head and tail;
-/// a node with several children also merges them smaller-into-larger, flattening each
-/// smaller function (`O(k log k)` for `k` breakpoints) and uncovering the larger one's
-/// tail up to the smaller one's last breakpoint. Time is
-/// `O(n log n + sum_i (H_i + t_i log n))`. Worst case this is `O(n * m)`, i.e. `O(n^2)`
-/// (heads can hold every breakpoint, e.g. scores that oscillate in a band narrower than
-/// the penalties along a long path, and merges at every level of a deep branching
-/// tree); on DOM-like trees of depth `D` it is `O(n D log n)`, and on the measured
-/// paths (classifier-like scores, sorted scores, one huge segment) it is near linear.
-/// Memory is `O(n)`: about 30 bytes per node plus 16 per live breakpoint and 12 per
-/// capped interval kept for the reconstruction. See the README for measured numbers.
+/// `n` nodes, `m <= n` distinct scores. Per node: `O(log m)` for the two range adds and
+/// the searches, `O(k log m)` to add a finished light child's function of `k`
+/// breakpoints (each breakpoint is handed up at most `log2 n` times, heavy-light), and
+/// `O(P_i log m)` for the `P_i` linear pieces between the first increasing and the last
+/// decreasing gap of `g_i` (the only part swept). Time is
+/// `O(n log n log m + sum_i P_i log m)`. `P_i` is small when `g_i` has one dip; it can
+/// reach `m` when `g_i` oscillates many times, so the worst case is `O(n m log m)`
+/// (`O(n^2 log n)`, no better than the table in theory). On the measured shapes
+/// (random, DOM-like, chains with classifier-like, sorted or one-segment scores) the
+/// sum stays near `n log n`; see the README. Memory is `O(n + m)`: the segment tree
+/// takes about 80 bytes per distinct score (5 `f64` arrays of twice the next power of
+/// two), plus about 30 bytes per node, plus the live light-child lists and 12 bytes per
+/// capped run kept for the reconstruction. No recursion depends on the tree's depth.
 ///
 /// # Example
 /// ```
@@ -236,11 +306,7 @@ pub fn solve(
     gamma: &[f64],
 ) -> Result<Smoothed, SmoothError> {
     let Some(p) = Problem::new(parent, x, w, gamma)? else {
-        return Ok(Smoothed {
-            y: vec![],
-            segment_roots: vec![],
-            cost: 0.0,
-        });
+        return Ok(Smoothed { y: vec![], segment_roots: vec![], cost: 0.0 });
     };
     let n = p.n();
     let vals = &p.vals;
@@ -249,52 +315,103 @@ pub fn solve(
         // One distinct score: a single segment costs only the root's penalty.
         return Ok(p.finish(&vec![0; n], gamma[p.root]));
     }
-    let mut acc: Vec<Option<Box<Func>>> = (0..n).map(|_| None).collect();
-    let mut jumps: Vec<Jump> = Vec::new();
-    // jump_end[t]: end in `jumps` of the runs of the t-th processed node (reverse BFS).
-    let mut jump_end: Vec<u32> = Vec::with_capacity(n);
-    let mut pts: Vec<(u32, f64)> = Vec::new();
-    let mut out: Vec<(u32, f64)> = Vec::new();
-    let mut root_rank = 0u32;
-    let mut cost = 0.0;
-    for &i in p.order.iter().rev() {
-        let i = i as usize;
-        let mut g = acc[i].take().unwrap_or_default();
-        if w[i] > 0.0 {
-            g.add_abs(w[i], p.rank[i], vals);
-        }
-        g.fix_tail(vals);
-        evaluate(&mut g, vals, &mut pts);
-        if parent[i] == NO_PARENT {
-            let (mut arg, mut min) = (0, f64::INFINITY);
-            for &(k, val) in &pts {
-                if val < min {
-                    (arg, min) = (k, val);
+    let gaps = m - 1;
+    // Heavy child = child with the largest subtree.
+    let mut heavy = vec![NONE; n];
+    {
+        let mut size = vec![1u32; n];
+        let mut best = vec![0u32; n];
+        for &i in p.order.iter().rev() {
+            let i = i as usize;
+            let q = parent[i];
+            if q != NO_PARENT {
+                size[q] += size[i];
+                if size[i] > best[q] {
+                    best[q] = size[i];
+                    heavy[q] = i as u32;
                 }
             }
-            root_rank = arg;
-            cost = gamma[i] + min;
-            jump_end.push(jumps.len() as u32);
+        }
+    }
+    let mut seg = Slopes::new(vals);
+    let mut acc: Vec<Option<Box<Flat>>> = (0..n).map(|_| None).collect();
+    let mut jumps: Vec<Jump> = Vec::new();
+    let mut jump_range = vec![(0u32, 0u32); n];
+    let mut path: Vec<u32> = Vec::new();
+    let (mut pieces, mut pts, mut out) = (Vec::new(), Vec::new(), Vec::new());
+    let mut root_rank = 0u32;
+    let mut cost = 0.0;
+    // Reverse BFS order meets every path top after all tops below it.
+    for &t in p.order.iter().rev() {
+        let t = t as usize;
+        let q = parent[t];
+        if q != NO_PARENT && heavy[q] as usize == t {
             continue;
         }
-        cap(&pts, gamma[i], vals, &mut out, &mut jumps);
-        jump_end.push(jumps.len() as u32);
-        give_back(&mut g, &mut out, vals);
-        match &mut acc[parent[i]] {
-            Some(a) => a.add(*g, vals),
-            slot => *slot = Some(g),
+        path.clear();
+        let mut v = t as u32;
+        while v != NONE {
+            path.push(v);
+            v = heavy[v as usize];
+        }
+        seg.reset();
+        let mut base = 0.0; // g(v_0)
+        for &i in path.iter().rev() {
+            let i = i as usize;
+            if let Some(light) = acc[i].take() {
+                base += light.base;
+                seg.range_add(0, gaps, light.slope0);
+                for &(k, d) in &light.bps {
+                    seg.range_add(k as usize, gaps, d);
+                }
+            }
+            if w[i] > 0.0 {
+                let r = p.rank[i] as usize;
+                base += w[i] * (x[i] - vals[0]);
+                seg.range_add(0, r, -w[i]);
+                seg.range_add(r, gaps, w[i]);
+            }
+            if i == p.root {
+                seg.pieces(0, gaps, &mut pieces);
+                let (mut val, mut min, mut arg) = (base, base, 0u32);
+                for (j, &(k, s)) in pieces.iter().enumerate() {
+                    let end = pieces.get(j + 1).map_or(gaps, |p| p.0 as usize);
+                    val += s * (vals[end] - vals[k as usize]);
+                    if val < min {
+                        (min, arg) = (val, end as u32);
+                    }
+                }
+                root_rank = arg;
+                cost = gamma[i] + min;
+                continue;
+            }
+            let start = jumps.len() as u32;
+            base = cap_node(&mut seg, base, gamma[i], vals, &mut jumps, [&mut pieces, &mut pts, &mut out]);
+            jump_range[i] = (start, jumps.len() as u32);
+        }
+        if q != NO_PARENT {
+            // Hand the top's function to its parent as slope changes.
+            seg.pieces(0, gaps, &mut pieces);
+            let mut flat = Flat { base, slope0: pieces[0].1, bps: Vec::with_capacity(pieces.len() - 1) };
+            for w2 in pieces.windows(2) {
+                flat.bps.push((w2[1].0, w2[1].1 - w2[0].1));
+            }
+            match &mut acc[q] {
+                Some(a) => a.add(flat),
+                slot => *slot = Some(Box::new(flat)),
+            }
         }
     }
     drop(acc);
+    drop(seg);
     // Top-down: a node keeps its parent's rank unless that rank falls in a capped run.
     let mut y = vec![0u32; n];
     y[p.root] = root_rank;
-    for (j, &i) in p.order.iter().enumerate().skip(1) {
+    for &i in p.order.iter().skip(1) {
         let i = i as usize;
-        let t = n - 1 - j;
-        let start = if t == 0 { 0 } else { jump_end[t - 1] as usize };
+        let (s, e) = jump_range[i];
         // Runs are stored right to left: descending `lo`.
-        let runs = &jumps[start..jump_end[t] as usize];
+        let runs = &jumps[s as usize..e as usize];
         let k = y[parent[i]];
         let idx = runs.partition_point(|run| run.lo > k);
         y[i] = match runs.get(idx) {
@@ -305,80 +422,77 @@ pub fn solve(
     Ok(p.finish(&y, cost))
 }
 
-/// After the cap, `out` holds the head's new points (ascending, ending at `p`). Moves
-/// their convex nondecreasing right end into the tail and stores the rest as the head.
-fn give_back(g: &mut Func, out: &mut Vec<(u32, f64)>, vals: &[f64]) {
-    let last = (vals.len() - 1) as u32;
-    let slope =
-        |a: (u32, f64), b: (u32, f64)| (b.1 - a.1) / (vals[b.0 as usize] - vals[a.0 as usize]);
-    let mut j = out.len() - 1;
-    debug_assert_eq!(out[j].0, g.p);
-    while j > 0 {
-        let s = slope(out[j - 1], out[j]);
-        if !(s >= 0.0 && (g.p == last || s <= g.slope_p)) {
-            break;
+/// Replaces `g` (value `base` at `v_0`, slopes in `seg`) by `f = min(g, gamma + S)`,
+/// records the capped runs, and returns `f(v_0)`.
+fn cap_node(
+    seg: &mut Slopes<'_>,
+    base: f64,
+    gamma: f64,
+    vals: &[f64],
+    jumps: &mut Vec<Jump>,
+    [pieces, pts, out]: [&mut Vec<(u32, f64)>; 3],
+) -> f64 {
+    let gaps = vals.len() - 1;
+    // Right of the last decreasing gap, g is nondecreasing: nothing to cap.
+    let Some(last_dec) = seg.last_negative(gaps) else {
+        return base;
+    };
+    let q = last_dec + 1;
+    // Left of the first increasing gap, g is nonincreasing.
+    let d = seg.first_positive(last_dec).unwrap_or(q);
+    let g_d = base + seg.prefix(d);
+    let (s_val, s_arg) = if d < q {
+        seg.pieces(d, q, pieces);
+        pts.clear();
+        pts.push((d as u32, g_d));
+        let mut val = g_d;
+        for (j, &(k, s)) in pieces.iter().enumerate() {
+            let end = pieces.get(j + 1).map_or(q, |p| p.0 as usize);
+            val += s * (vals[end] - vals[k as usize]);
+            pts.push((end as u32, val));
         }
-        if g.p < last && s < g.slope_p {
-            g.tail.push(TailBp(g.p, g.slope_p - s));
+        let s = cap(pts, gamma, vals, out, jumps);
+        for o in out.windows(2) {
+            let ((ka, fa), (kb, fb)) = (o[0], o[1]);
+            let slope = (fb - fa) / (vals[kb as usize] - vals[ka as usize]);
+            seg.range_set(ka as usize, kb as usize, slope);
         }
-        g.slope_p = s;
-        g.p = out[j - 1].0;
-        g.val_p = out[j - 1].1;
-        j -= 1;
+        s
+    } else {
+        (g_d, q as u32)
+    };
+    // The nonincreasing lead 0..=d: S is S(d) throughout, so a prefix is capped.
+    let level = gamma + s_val;
+    if base <= level {
+        return base;
     }
-    out.truncate(j + 1);
-    g.bps.clear();
-    g.base = out[0].1;
-    g.slope0 = 0.0;
-    if j > 0 {
-        let mut prev = slope(out[0], out[1]);
-        g.slope0 = prev;
-        for k in 1..j {
-            let s = slope(out[k], out[k + 1]);
-            if s != prev {
-                g.bps.push((out[k].0, s - prev));
-            }
-            prev = s;
-        }
+    // k1 = last rank in 0..=d with g > level (g(d) if capped is already f(d) = level).
+    let k1 = if g_d > level {
+        d
+    } else {
+        partition(1, d as u32, |k| base + seg.prefix(k as usize) > level) as usize
+    };
+    jumps.push(Jump { lo: 0, hi: k1 as u32, to: s_arg });
+    if k1 < d {
+        let g_next = base + seg.prefix(k1 + 1);
+        let slope = (g_next - level) / (vals[k1 + 1] - vals[k1]);
+        seg.range_set(k1, k1 + 1, slope);
     }
-}
-
-/// Sorts and sums the head's slope changes and writes the head's value at rank 0, at
-/// each head breakpoint, and `val_p` at rank `p` into `pts` (ascending ranks).
-fn evaluate(g: &mut Func, vals: &[f64], pts: &mut Vec<(u32, f64)>) {
-    pts.clear();
-    if g.p > 0 {
-        // Children's lists are sorted runs: the stable sort merges them in O(K log runs).
-        g.bps.sort_by_key(|&(k, _)| k);
-        pts.push((0, g.base));
-        let (mut val, mut slope, mut at) = (g.base, g.slope0, vals[0]);
-        let mut j = 0;
-        while j < g.bps.len() {
-            let k = g.bps[j].0;
-            let mut delta = 0.0;
-            while j < g.bps.len() && g.bps[j].0 == k {
-                delta += g.bps[j].1;
-                j += 1;
-            }
-            let v = vals[k as usize];
-            val += slope * (v - at);
-            at = v;
-            slope += delta;
-            pts.push((k, val));
-        }
-    }
-    pts.push((g.p, g.val_p));
+    seg.range_set(0, k1, 0.0);
+    level
 }
 
 /// Computes `f = min(g, gamma + S)` at the points of `g` (plus the cut ranks), into
-/// `out` in ascending rank order, and appends the capped runs to `jumps`.
+/// `out` in ascending rank order, and appends the capped runs to `jumps`. `g` must be
+/// nondecreasing right of the last point. Returns the suffix minimum of `g` from the
+/// first point on, and the rank attaining it.
 fn cap(
     pts: &[(u32, f64)],
     gamma: f64,
     vals: &[f64],
     out: &mut Vec<(u32, f64)>,
     jumps: &mut Vec<Jump>,
-) {
+) -> (f64, u32) {
     out.clear();
     let (last_k, last_g) = *pts.last().expect("at least one point");
     out.push((last_k, last_g));
@@ -452,11 +566,12 @@ fn cap(
         }
     }
     out.reverse();
+    (s_val, s_arg)
 }
 
 /// Number of ranks `k` in `lo..hi` (half-open) for which `pred` holds, given that it
 /// holds on a prefix of that range.
-fn partition(lo: u32, hi: u32, pred: impl Fn(u32) -> bool) -> u32 {
+fn partition(lo: u32, hi: u32, mut pred: impl FnMut(u32) -> bool) -> u32 {
     let (mut l, mut h) = (lo, hi);
     while l < h {
         let mid = l + (h - l) / 2;
