@@ -170,6 +170,26 @@ impl<'a> Slopes<'a> {
         acc
     }
 
+    /// The smallest rank `k` in `1..=d` with `prefix(k) <= target`, given that `prefix`
+    /// is nonincreasing on `0..=d`, `prefix(0) = 0 > target` and `prefix(d) <= target`.
+    fn first_rank_at_most(&mut self, target: f64, d: usize) -> usize {
+        let (mut node, mut l, mut r, mut acc) = (1, 0, self.size, 0.0);
+        while r - l > 1 {
+            self.push(node, l, r);
+            let mid = (l + r) / 2;
+            let at_mid = acc + self.sum[2 * node];
+            if mid > d || at_mid <= target {
+                node *= 2;
+                r = mid;
+            } else {
+                acc = at_mid;
+                node = 2 * node + 1;
+                l = mid;
+            }
+        }
+        l + 1
+    }
+
     /// The last gap before `qr` whose slope is negative.
     fn last_negative(&mut self, qr: usize) -> Option<usize> {
         self.last_below(1, 0, self.size, qr)
@@ -213,7 +233,15 @@ impl<'a> Slopes<'a> {
     }
 
     #[allow(clippy::too_many_arguments)]
-    fn collect(&mut self, node: usize, l: usize, r: usize, ql: usize, qr: usize, out: &mut Vec<(u32, f64)>) {
+    fn collect(
+        &mut self,
+        node: usize,
+        l: usize,
+        r: usize,
+        ql: usize,
+        qr: usize,
+        out: &mut Vec<(u32, f64)>,
+    ) {
         if qr <= l || r <= ql {
             return;
         }
@@ -241,6 +269,63 @@ struct Flat {
 }
 
 impl Flat {
+    /// `self += w |x - v|` where `x = v_r`.
+    fn add_abs(&mut self, w: f64, r: u32, vals: &[f64]) {
+        self.base += w * (vals[r as usize] - vals[0]);
+        if r == 0 {
+            self.slope0 += w;
+        } else {
+            self.slope0 -= w;
+            if (r as usize) < vals.len() - 1 {
+                self.bps.push((r, 2.0 * w));
+            }
+        }
+    }
+
+    /// Sorts and sums the slope changes and writes the value at rank 0, at each
+    /// breakpoint and at rank `m - 1` into `pts`.
+    fn evaluate(&mut self, vals: &[f64], pts: &mut Vec<(u32, f64)>) {
+        // Children's lists are sorted runs: the stable sort merges them in O(K log runs).
+        self.bps.sort_by_key(|&(k, _)| k);
+        pts.clear();
+        pts.push((0, self.base));
+        let (mut val, mut slope, mut at) = (self.base, self.slope0, vals[0]);
+        let mut j = 0;
+        while j < self.bps.len() {
+            let k = self.bps[j].0;
+            let mut delta = 0.0;
+            while j < self.bps.len() && self.bps[j].0 == k {
+                delta += self.bps[j].1;
+                j += 1;
+            }
+            let v = vals[k as usize];
+            val += slope * (v - at);
+            at = v;
+            slope += delta;
+            pts.push((k, val));
+        }
+        let last = vals.len() - 1;
+        pts.push((last as u32, val + slope * (vals[last] - at)));
+    }
+
+    /// Replaces the function by the interpolation of `pts` (ascending, from rank 0 to
+    /// rank `m - 1`).
+    fn set_points(&mut self, pts: &[(u32, f64)], vals: &[f64]) {
+        let slope =
+            |a: (u32, f64), b: (u32, f64)| (b.1 - a.1) / (vals[b.0 as usize] - vals[a.0 as usize]);
+        self.bps.clear();
+        self.base = pts[0].1;
+        let mut prev = slope(pts[0], pts[1]);
+        self.slope0 = prev;
+        for j in 1..pts.len() - 1 {
+            let s = slope(pts[j], pts[j + 1]);
+            if s != prev {
+                self.bps.push((pts[j].0, s - prev));
+            }
+            prev = s;
+        }
+    }
+
     fn add(&mut self, mut other: Flat) {
         self.base += other.base;
         self.slope0 += other.slope0;
@@ -261,6 +346,10 @@ struct Jump {
 }
 
 const NONE: u32 = u32::MAX;
+
+/// Heavy paths at least this long go through the segment tree; shorter ones sweep
+/// whole functions, which is faster when paths are short (DOM-like and random trees).
+const LONG_PATH: usize = 64;
 
 /// Solves exactly (same optimum as [`crate::reference::solve`], up to floating-point
 /// rounding; on ties the labels may differ).
@@ -306,7 +395,11 @@ pub fn solve(
     gamma: &[f64],
 ) -> Result<Smoothed, SmoothError> {
     let Some(p) = Problem::new(parent, x, w, gamma)? else {
-        return Ok(Smoothed { y: vec![], segment_roots: vec![], cost: 0.0 });
+        return Ok(Smoothed {
+            y: vec![],
+            segment_roots: vec![],
+            cost: 0.0,
+        });
     };
     let n = p.n();
     let vals = &p.vals;
@@ -333,7 +426,7 @@ pub fn solve(
             }
         }
     }
-    let mut seg = Slopes::new(vals);
+    let mut seg: Option<Slopes<'_>> = None;
     let mut acc: Vec<Option<Box<Flat>>> = (0..n).map(|_| None).collect();
     let mut jumps: Vec<Jump> = Vec::new();
     let mut jump_range = vec![(0u32, 0u32); n];
@@ -354,6 +447,43 @@ pub fn solve(
             path.push(v);
             v = heavy[v as usize];
         }
+        if path.len() < LONG_PATH {
+            // Short path: each node sweeps its whole function.
+            let mut f = Flat::default();
+            for &i in path.iter().rev() {
+                let i = i as usize;
+                if let Some(light) = acc[i].take() {
+                    f.add(*light);
+                }
+                if w[i] > 0.0 {
+                    f.add_abs(w[i], p.rank[i], vals);
+                }
+                f.evaluate(vals, &mut pts);
+                if i == p.root {
+                    let (mut arg, mut min) = (0, f64::INFINITY);
+                    for &(k, val) in &pts {
+                        if val < min {
+                            (arg, min) = (k, val);
+                        }
+                    }
+                    root_rank = arg;
+                    cost = gamma[i] + min;
+                    continue;
+                }
+                let start = jumps.len() as u32;
+                cap(&pts, gamma[i], vals, &mut out, &mut jumps);
+                jump_range[i] = (start, jumps.len() as u32);
+                f.set_points(&out, vals);
+            }
+            if q != NO_PARENT {
+                match &mut acc[q] {
+                    Some(a) => a.add(f),
+                    slot => *slot = Some(Box::new(f)),
+                }
+            }
+            continue;
+        }
+        let seg = seg.get_or_insert_with(|| Slopes::new(vals));
         seg.reset();
         let mut base = 0.0; // g(v_0)
         for &i in path.iter().rev() {
@@ -386,13 +516,24 @@ pub fn solve(
                 continue;
             }
             let start = jumps.len() as u32;
-            base = cap_node(&mut seg, base, gamma[i], vals, &mut jumps, [&mut pieces, &mut pts, &mut out]);
+            base = cap_node(
+                seg,
+                base,
+                gamma[i],
+                vals,
+                &mut jumps,
+                [&mut pieces, &mut pts, &mut out],
+            );
             jump_range[i] = (start, jumps.len() as u32);
         }
         if q != NO_PARENT {
             // Hand the top's function to its parent as slope changes.
             seg.pieces(0, gaps, &mut pieces);
-            let mut flat = Flat { base, slope0: pieces[0].1, bps: Vec::with_capacity(pieces.len() - 1) };
+            let mut flat = Flat {
+                base,
+                slope0: pieces[0].1,
+                bps: Vec::with_capacity(pieces.len() - 1),
+            };
             for w2 in pieces.windows(2) {
                 flat.bps.push((w2[1].0, w2[1].1 - w2[0].1));
             }
@@ -470,9 +611,13 @@ fn cap_node(
     let k1 = if g_d > level {
         d
     } else {
-        partition(1, d as u32, |k| base + seg.prefix(k as usize) > level) as usize
+        seg.first_rank_at_most(level - base, d) - 1
     };
-    jumps.push(Jump { lo: 0, hi: k1 as u32, to: s_arg });
+    jumps.push(Jump {
+        lo: 0,
+        hi: k1 as u32,
+        to: s_arg,
+    });
     if k1 < d {
         let g_next = base + seg.prefix(k1 + 1);
         let slope = (g_next - level) / (vals[k1 + 1] - vals[k1]);
