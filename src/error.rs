@@ -9,7 +9,7 @@ use std::path::PathBuf;
 #[non_exhaustive]
 pub enum Error {
     /// The file could not be read.
-    #[error("{path}: cannot read: {source}")]
+    #[error("{path}: cannot read")]
     Io {
         path: PathBuf,
         #[source]
@@ -19,7 +19,7 @@ pub enum Error {
     #[error("{what}: input is over the limit of {limit} bytes (at least {size} bytes)")]
     TooLarge { what: String, size: u64, limit: u64 },
     /// A `.gz` input is corrupt or truncated.
-    #[error("{path}: corrupt or truncated gzip after {decompressed} bytes: {source}")]
+    #[error("{path}: corrupt or truncated gzip after {decompressed} bytes")]
     Gzip {
         path: PathBuf,
         decompressed: u64,

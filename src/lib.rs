@@ -4,9 +4,12 @@
 //! The pipeline's stages are modules named after what they do:
 //! `decode → dom → geometry → features → blocks → classify → segment → extract`.
 
+pub mod blocks;
 pub mod config;
 pub mod decode;
 pub mod error;
+pub mod features;
+pub mod geometry;
 pub mod dom;
 pub mod input;
 pub mod manifest;

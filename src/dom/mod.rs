@@ -511,8 +511,7 @@ impl Builder<'_> {
         // Same-tag sibling indices: counters stamped with the parent, O(1) per node.
         let slots = tag::NAMES.len() + self.dom.custom_tags.len() + 3;
         let mut stamp = vec![(NONE, 0u32); slots];
-        for i in 1..n {
-            let node = &nodes[i];
+        for node in nodes.iter_mut().skip(1) {
             let slot = match node.kind {
                 Kind::Element if node.tag.0 >= Tag::FIRST_CUSTOM => {
                     tag::NAMES.len() + (node.tag.0 - Tag::FIRST_CUSTOM) as usize
@@ -527,7 +526,7 @@ impl Builder<'_> {
                 *s = (node.parent, 0);
             }
             s.1 += 1;
-            nodes[i].nth = s.1;
+            node.nth = s.1;
         }
         self.dom.source_len = source_len as u32;
         self.dom

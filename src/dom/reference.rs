@@ -14,6 +14,11 @@ pub fn parse_rcdom(html: &str) -> Dom {
     from_rcdom(&dom, html.len())
 }
 
+/// Parses into rcdom only (for timing the reference parse).
+pub fn parse_rcdom_only(html: &str) -> RcDom {
+    html5ever::parse_document(RcDom::default(), Default::default()).one(html)
+}
+
 /// Converts an rcdom tree into the arena with an explicit stack (no recursion).
 pub fn from_rcdom(dom: &RcDom, source_len: usize) -> Dom {
     let mut out = Builder::default();

@@ -1,6 +1,12 @@
-//! `pagelevel features`: per-element geometry, features and block content share.
+//! `pagelevel features`: one JSON object per element with its path, tag, box, features and
+//! the block classifier's content share.
 
+use std::io::Write;
 use std::path::PathBuf;
+
+use pagelevel::dom::Kind;
+use pagelevel::features::{self, f, FeatureOptions, NAMES};
+use pagelevel::{Limits, Page};
 
 /// Arguments of `pagelevel features`.
 #[derive(clap::Args)]
@@ -8,12 +14,69 @@ pub struct Args {
     /// HTML pages (.html or .html.gz).
     #[arg(required = true)]
     pages: Vec<PathBuf>,
-    /// The pages' URL, for intra-site link features.
+    /// The pages' URL, for the intra-site link feature.
     #[arg(long)]
     url: Option<String>,
+    /// A JSON file of browser-rendered boxes keyed by node path, overriding the estimate.
+    #[arg(long)]
+    boxes: Option<PathBuf>,
 }
 
 pub fn run(args: Args) -> anyhow::Result<usize> {
-    let _ = (&args.pages, &args.url);
-    Ok(0)
+    let boxes = match &args.boxes {
+        Some(p) => Some(pagelevel::geometry::read_boxes(p)?),
+        None => None,
+    };
+    let limits = Limits::default();
+    let summary = crate::batch::run(
+        &args.pages,
+        |path| {
+            let page = Page::from_path(path, args.url.as_deref(), &limits)?;
+            let dom = &page.dom;
+            let visible = pagelevel::dom::visibility(dom);
+            let mut layout =
+                pagelevel::geometry::layout(dom, &visible, &FeatureOptions::default().layout);
+            if let Some(b) = &boxes {
+                pagelevel::geometry::apply_boxes(dom, &mut layout, b);
+            }
+            let pf = features::compute_with_layout(dom, page.url.as_deref(), visible, layout);
+            let mut out = Vec::with_capacity(dom.len() * 600);
+            let name = path.display().to_string();
+            for i in 0..dom.len() {
+                if dom.node(i).kind != Kind::Element {
+                    continue;
+                }
+                let r = pf.layout.rects[i];
+                let row = pf.matrix.row(i);
+                let feats: serde_json::Map<String, serde_json::Value> = NAMES
+                    .iter()
+                    .zip(row)
+                    .map(|(k, v)| (k.to_string(), json_f32(*v)))
+                    .collect();
+                let obj = serde_json::json!({
+                    "page": name,
+                    "path": dom.path(i),
+                    "tag": dom.tag_name(i),
+                    "box": {"x": r.x, "y": r.y, "w": r.w, "h": r.h},
+                    "features": feats,
+                    "content_share": json_f32(row[f::BLOCK_CONTENT_SHARE]),
+                });
+                serde_json::to_writer(&mut out, &obj)?;
+                out.push(b'\n');
+            }
+            Ok(out)
+        },
+        |path, e| {
+            eprintln!("pagelevel: {}: {e:#}", path.display());
+            Vec::new()
+        },
+    )?;
+    std::io::stdout().flush()?;
+    Ok(summary.failed)
+}
+
+/// A float as JSON, rounded to 5 significant decimals to keep lines short.
+fn json_f32(v: f32) -> serde_json::Value {
+    let r = (v as f64 * 1e5).round() / 1e5;
+    serde_json::Number::from_f64(r).map_or(serde_json::Value::Null, serde_json::Value::Number)
 }

@@ -2,6 +2,7 @@
 //! library's stages; none reimplements them.
 
 mod batch;
+mod bench;
 mod features;
 
 use clap::{Parser, Subcommand};
@@ -22,6 +23,8 @@ struct Cli {
 enum Command {
     /// Print per-element geometry, features and block-classifier content share as JSON Lines.
     Features(features::Args),
+    /// Time parse, geometry and features on a manifest's pages (one thread) and print a table.
+    Bench(bench::Args),
 }
 
 fn main() -> std::process::ExitCode {
@@ -32,6 +35,7 @@ fn main() -> std::process::ExitCode {
     }
     let result = match cli.command {
         Command::Features(args) => features::run(args),
+        Command::Bench(args) => bench::run(args),
     };
     match result {
         Ok(0) => std::process::ExitCode::SUCCESS,

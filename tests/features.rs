@@ -1,0 +1,141 @@
+//! Node features on small pages worked out by hand, and on every page of l3s-gn1 and sites.
+
+mod common;
+
+use pagelevel::features::{self, f, FeatureOptions, COUNT, NAMES};
+use pagelevel::{Limits, Page};
+
+fn page(html: &str, url: Option<&str>) -> (Page, features::PageFeatures) {
+    let p = Page::from_bytes(html.as_bytes(), url, None, &Limits::default()).unwrap();
+    let pf = features::compute(&p.dom, url, &FeatureOptions::default());
+    (p, pf)
+}
+
+fn find(p: &Page, id: &str) -> usize {
+    (0..p.dom.len())
+        .find(|&i| p.dom.attr(i, "id") == Some(id))
+        .unwrap_or_else(|| panic!("no #{id}"))
+}
+
+#[test]
+fn names_and_docs_line_up() {
+    assert_eq!(NAMES.len(), COUNT);
+    assert_eq!(NAMES[f::NUM_WORDS], "num_words");
+    assert_eq!(NAMES[f::BLOCK_CONTENT_SHARE], "block_content_share");
+    for d in features::DOCS {
+        assert!(!d.contains('\n') && d.ends_with('.'), "{d}");
+    }
+}
+
+#[test]
+fn link_features_by_hand() {
+    let html = r#"<html><head><title>Tidal mill rebuilt in Wendle Bay</title></head><body>
+        <ul id=nav><li><a href="/news">Local news</a></li><li><a href="https://other.org/x">Other site</a></li>
+        <li><a href="https://www.example.com/y">Same site</a></li><li><a href="mailto:a@b">Mail</a></li></ul>
+        <p id=story>The tidal mill in Wendle Bay was rebuilt. It turns again! See <a href="/more">more photos</a></p>
+        </body></html>"#;
+    let (p, pf) = page(html, Some("https://news.example.com/a"));
+    let nav = pf.matrix.row(find(&p, "nav"));
+    // 4 links, 7 words, all of them linked.
+    assert_eq!(nav[f::NUM_WORDS], 7.0);
+    assert_eq!(nav[f::LINK_DENSITY], 1.0);
+    assert_eq!(nav[f::ANCHOR_TEXT_SHARE], 1.0);
+    assert!((nav[f::LINKS_PER_WORD] - 4.0 / 7.0).abs() < 1e-6);
+    assert!((nav[f::ANCHOR_SIZE] - 7.0 / 4.0).abs() < 1e-6);
+    // mailto is not judged; of the 3 web links, /news and www.example.com stay on example.com.
+    assert!((nav[f::INTRA_SITE_LINKS] - 2.0 / 3.0).abs() < 1e-6);
+    let story = pf.matrix.row(find(&p, "story"));
+    // "The tidal mill in Wendle Bay was rebuilt It turns again See more photos": 14 words, 2 linked.
+    assert_eq!(story[f::NUM_WORDS], 14.0);
+    assert!((story[f::LINK_DENSITY] - 2.0 / 14.0).abs() < 1e-6);
+    // Title words without stop words: tidal mill rebuilt wendle bay (in is a stop word): 5 of 5.
+    assert_eq!(story[f::TITLE_OVERLAP], 1.0);
+    assert_eq!(nav[f::TITLE_OVERLAP], 0.0);
+    // Sentences: "rebuilt." and "again!" end two; the rest counts as none: 14 / 2.
+    assert!((story[f::AVG_SENTENCE_LENGTH] - 7.0).abs() < 1e-6);
+    // Capitalised: The Wendle Bay It See.
+    assert!((story[f::CAPITALIZED_SHARE] - 5.0 / 14.0).abs() < 1e-6);
+}
+
+#[test]
+fn geometry_features_by_hand() {
+    let html = "<body><div id=a style='width:640px'>left</div><div id=b>below</div></body>";
+    let (p, pf) = page(html, None);
+    let a = find(&p, "a");
+    let r = pf.layout.rects[a];
+    let row = pf.matrix.row(a);
+    let page = pf.layout.page;
+    assert!((row[f::MARGIN_LEFT] - r.x / page.w).abs() < 1e-6);
+    assert!((row[f::MARGIN_RIGHT] - (page.w - r.x - r.w) / page.w).abs() < 1e-6);
+    assert!((row[f::AREA] - r.w * r.h).abs() < 1e-3);
+    assert!((row[f::AREA_FRACTION] - r.w * r.h / (page.w * page.h)).abs() < 1e-6);
+    // A box in the top-left corner is far from the centre; the page box is at it.
+    let html_row = pf.matrix.row(1);
+    assert!(html_row[f::CENTER_DISTANCE] < 1e-6);
+    assert!(row[f::CENTER_DISTANCE] > 0.2);
+}
+
+#[test]
+fn chars_per_byte_counts_script_bytes() {
+    let plain = "<body><p id=p>abcdefghij</p></body>";
+    let scripted = "<body><p id=p>abcdefghij<script>var x = 'a long script that is not visible';</script></p></body>";
+    let (p1, f1) = page(plain, None);
+    let (p2, f2) = page(scripted, None);
+    let a = f1.matrix.row(find(&p1, "p"))[f::CHARS_PER_BYTE];
+    let b = f2.matrix.row(find(&p2, "p"))[f::CHARS_PER_BYTE];
+    // <p id=p>abcdefghij</p> is 22 bytes with 10 visible characters.
+    assert!((a - 10.0 / 22.0).abs() < 1e-6, "{a}");
+    assert!(b < a / 2.0, "{b} vs {a}");
+}
+
+#[test]
+fn leaf_blocks_carry_neighbours() {
+    let html = "<body><p id=a>one two three</p><p id=b>four <a href=x>five</a></p><p id=c>six</p></body>";
+    let (p, pf) = page(html, None);
+    let b = pf.matrix.row(find(&p, "b"));
+    assert_eq!(b[f::IS_LEAF_BLOCK], 1.0);
+    assert_eq!(b[f::PREV_NUM_WORDS], 3.0);
+    assert_eq!(b[f::NEXT_NUM_WORDS], 1.0);
+    assert_eq!(b[f::PREV_LINK_DENSITY], 0.0);
+    let a = pf.matrix.row(find(&p, "a"));
+    assert_eq!(a[f::PREV_NUM_WORDS], 0.0);
+    assert!((a[f::NEXT_LINK_DENSITY] - 0.5).abs() < 1e-6);
+}
+
+#[test]
+fn million_deep_page_features() {
+    let depth = 1_000_000;
+    let mut html = String::with_capacity(depth * 6 + 16);
+    html.push_str("<body>");
+    for _ in 0..depth {
+        html.push_str("<span>");
+    }
+    html.push_str("deep words here");
+    let (_, pf) = page(&html, None);
+    assert_eq!(pf.matrix.row(1)[f::NUM_WORDS], 3.0);
+}
+
+#[test]
+fn every_page_of_l3s_and_sites() {
+    let Some(data) = common::data_or_skip("every_page_of_l3s_and_sites") else {
+        return;
+    };
+    let limits = Limits::default();
+    let mut pages = 0;
+    for set in ["l3s-gn1", "sites"] {
+        let m = common::manifest(&data, set);
+        for e in &m.entries {
+            let p = Page::from_path(&m.html_path(e), e.url.as_deref(), &limits)
+                .unwrap_or_else(|err| panic!("{}: {err}", e.html));
+            let pf = features::compute(&p.dom, e.url.as_deref(), &FeatureOptions::default());
+            assert_eq!(pf.matrix.len(), p.dom.len());
+            for i in 0..p.dom.len() {
+                for (k, v) in pf.matrix.row(i).iter().enumerate() {
+                    assert!(v.is_finite() && *v >= 0.0, "{}: {} {}={v}", e.html, p.dom.path(i), NAMES[k]);
+                }
+            }
+            pages += 1;
+        }
+    }
+    assert_eq!(pages, 621 + 360);
+}
