@@ -45,7 +45,7 @@ pub fn solve(
     loop {
         if pos == n {
             let c = objective(parent, x, w, gamma, &y);
-            if best.as_ref().map_or(true, |(b, _)| c < *b) {
+            if !matches!(&best, Some((b, _)) if c >= *b) {
                 best = Some((c, y.clone()));
             }
             pos -= 1;

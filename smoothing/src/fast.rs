@@ -247,7 +247,7 @@ impl<'a> Slopes<'a> {
         }
         if self.mn[node] == self.mx[node] && ql <= l && r <= qr || r - l == 1 {
             let s = self.mn[node];
-            if out.last().map_or(true, |p| p.1 != s) {
+            if !matches!(out.last(), Some(p) if p.1 == s) {
                 out.push((l.max(ql) as u32, s));
             }
             return;

@@ -28,17 +28,16 @@ pub fn check(case: &Case, s: &Smoothed, what: &str) {
     assert_eq!(s.y.len(), n, "{what}: y length");
     let mut sorted = x.clone();
     sorted.sort_by(f64::total_cmp);
-    for i in 0..n {
+    for (i, &pi) in parent.iter().enumerate() {
         assert!(
             sorted.binary_search_by(|v| v.total_cmp(&s.y[i])).is_ok(),
             "{what}: y[{i}] = {} is not a score",
             s.y[i]
         );
-        if parent[i] != NO_PARENT {
+        if pi != NO_PARENT {
             assert!(
-                s.y[parent[i]] <= s.y[i],
-                "{what}: not monotone on edge {} -> {i}",
-                parent[i]
+                s.y[pi] <= s.y[i],
+                "{what}: not monotone on edge {pi} -> {i}"
             );
         }
     }

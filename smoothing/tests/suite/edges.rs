@@ -1,6 +1,6 @@
 //! Hand-worked cases, special penalties, ties and very deep trees.
 
-use smoothing::{objective, reference, solve, NO_PARENT};
+use smoothing::{reference, solve, NO_PARENT};
 
 use crate::common::{chain_parents, check, classifier_score, close, Case, Rng};
 
