@@ -70,8 +70,41 @@ proptest! {
     }
 }
 
+/// A tree on `1..=max_n` nodes made mostly of long paths: node `k` hangs below
+/// `k - 1` with probability 7/8, so heavy paths are long enough for the fast solver's
+/// segment tree.
+fn deep_case(max_n: usize) -> impl Strategy<Value = Case> {
+    (1..=max_n).prop_flat_map(|n| {
+        (
+            prop::collection::vec(any::<u32>(), n),
+            prop::collection::vec(score(), n),
+            prop::collection::vec(weight(), n),
+            prop::collection::vec(penalty(), n),
+        )
+            .prop_map(|(seeds, x, w, gamma)| {
+                let n = x.len();
+                let parent = (0..n)
+                    .map(|k| match k {
+                        0 => NO_PARENT,
+                        _ if seeds[k] % 8 != 0 => k - 1,
+                        _ => (seeds[k] / 8) as usize % k,
+                    })
+                    .collect();
+                Case { parent, x, w, gamma }
+            })
+    })
+}
+
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(200))]
+
+    #[test]
+    fn fast_matches_reference_on_deep_trees(c in deep_case(300)) {
+        let r = reference::solve(&c.parent, &c.x, &c.w, &c.gamma).unwrap();
+        let f = solve(&c.parent, &c.x, &c.w, &c.gamma).unwrap();
+        check(&c, &f, "fast");
+        prop_assert!(close(r.cost, f.cost), "reference {} fast {}", r.cost, f.cost);
+    }
 
     #[test]
     fn fast_matches_reference(c in case(300)) {
