@@ -1,0 +1,350 @@
+//! `pagelevel sitelevel`: SiteLevel(θ) template labels (or the text outside templates) for the
+//! pages of many sites, one JSON line per page, statistics per site on stderr.
+
+use std::io::Write;
+use std::path::PathBuf;
+
+use ::sitelevel::{HashOptions, HrefQuery, LabelOptions, SiteLevelOptions};
+use anyhow::Context;
+use pagelevel::manifest::Manifest;
+use pagelevel::site::{self, GoldCheck, Outcome, RunOptions, SiteGroup, SitePage};
+use serde::Serialize;
+
+/// Arguments of `pagelevel sitelevel`.
+#[derive(clap::Args, Debug)]
+#[command(group(clap::ArgGroup::new("input").required(true).args(["manifest", "site_dir"])))]
+pub struct Args {
+    /// Manifest (JSON Lines in the ../shared/data format); pages are grouped by their `site`.
+    #[arg(long, value_name = "M")]
+    manifest: Option<PathBuf>,
+    /// Folder the manifest's paths are relative to (default: the manifest's folder if they resolve there, else its parent).
+    #[arg(long, value_name = "DIR", requires = "manifest")]
+    root: Option<PathBuf>,
+    /// A folder holding one folder of pages per site (instead of --manifest).
+    #[arg(long, value_name = "DIR")]
+    site_dir: Option<PathBuf>,
+    /// θ: a subtree is template if it occurs on at least max(2, ⌈θ·N⌉) of a site's N pages.
+    #[arg(long, default_value_t = ::sitelevel::DEFAULT_THETA)]
+    theta: f64,
+    /// Sites with fewer distinct pages are reported and left unlabelled.
+    #[arg(long, default_value_t = ::sitelevel::DEFAULT_MIN_PAGES)]
+    min_pages: usize,
+    /// A node is template if more than this share of its HTML bytes lies in template subtrees.
+    #[arg(long, default_value_t = ::sitelevel::DEFAULT_MIN_TEMPLATE_SHARE)]
+    share: f64,
+    /// Hash the `id` attribute of elements too.
+    #[arg(long)]
+    hash_id: bool,
+    /// Hash the `class` attribute of elements too.
+    #[arg(long)]
+    hash_class: bool,
+    /// Hash the `href` attribute of elements too (query string per --href-query).
+    #[arg(long)]
+    hash_href: bool,
+    /// Query strings of hashed hrefs: keep, drop-tracking (utm_*, session ids, …) or drop-all.
+    #[arg(long, value_enum, default_value = "drop-tracking")]
+    href_query: HrefQueryArg,
+    /// Keep digits in text as they are (default: each digit run hashes as one `0`).
+    #[arg(long)]
+    keep_text_digits: bool,
+    /// Keep digits in hashed id/class values as they are.
+    #[arg(long)]
+    keep_attr_digits: bool,
+    /// Hash the text inside <script> and <style> too.
+    #[arg(long)]
+    script_text: bool,
+    /// Print {"path", "page", "text"}: the visible text outside templates, instead of labels.
+    #[arg(long)]
+    extract: bool,
+    /// Compare with the manifest's gold texts and print per-site quality on stderr.
+    #[arg(long)]
+    gold: bool,
+}
+
+#[derive(clap::ValueEnum, Clone, Copy, Debug)]
+enum HrefQueryArg {
+    Keep,
+    DropTracking,
+    DropAll,
+}
+
+impl Args {
+    fn options(&self) -> RunOptions {
+        let hash = HashOptions {
+            id: self.hash_id,
+            class: self.hash_class,
+            href: self.hash_href,
+            mask_attr_digits: !self.keep_attr_digits,
+            href_query: match self.href_query {
+                HrefQueryArg::Keep => HrefQuery::Keep,
+                HrefQueryArg::DropTracking => HrefQuery::DropTracking,
+                HrefQueryArg::DropAll => HrefQuery::DropAll,
+            },
+            mask_text_digits: !self.keep_text_digits,
+            script_style_text: self.script_text,
+        };
+        RunOptions {
+            sitelevel: SiteLevelOptions {
+                theta: self.theta,
+                min_pages: self.min_pages,
+                hash,
+                label: LabelOptions {
+                    min_template_share: self.share,
+                },
+                ..SiteLevelOptions::default()
+            },
+            ..RunOptions::default()
+        }
+    }
+}
+
+#[derive(Serialize)]
+struct Label<'a> {
+    path: &'a str,
+    template: bool,
+}
+
+/// What the job computes per page: the JSON line, and the gold check when asked for.
+struct PageOut {
+    line: Vec<u8>,
+    gold: Option<Result<GoldCheck, String>>,
+}
+
+/// Gold-check totals of one site (or all).
+#[derive(Default, Clone, Copy)]
+struct GoldTotals {
+    pages: usize,
+    gold_words: u64,
+    gold_on_page: u64,
+    gold_in_template: u64,
+    gold_lost: u64,
+    other_words: u64,
+    other_in_template: u64,
+    f1: f64,
+    precision: f64,
+    recall: f64,
+}
+
+impl GoldTotals {
+    fn add(&mut self, g: &GoldCheck) {
+        self.pages += 1;
+        self.gold_words += g.gold_words;
+        self.gold_on_page += g.gold_on_page;
+        self.gold_in_template += g.gold_in_template;
+        self.gold_lost += g.gold_lost;
+        self.other_words += g.other_words;
+        self.other_in_template += g.other_in_template;
+        self.f1 += g.prf.f1;
+        self.precision += g.prf.precision;
+        self.recall += g.prf.recall;
+    }
+    fn merge(&mut self, o: &GoldTotals) {
+        self.pages += o.pages;
+        self.gold_words += o.gold_words;
+        self.gold_on_page += o.gold_on_page;
+        self.gold_in_template += o.gold_in_template;
+        self.gold_lost += o.gold_lost;
+        self.other_words += o.other_words;
+        self.other_in_template += o.other_in_template;
+        self.f1 += o.f1;
+        self.precision += o.precision;
+        self.recall += o.recall;
+    }
+}
+
+fn pct(a: u64, b: u64) -> f64 {
+    if b == 0 {
+        0.0
+    } else {
+        100.0 * a as f64 / b as f64
+    }
+}
+
+fn json_line(value: &impl Serialize) -> Vec<u8> {
+    let mut v = serde_json::to_vec(value).unwrap_or_default();
+    v.push(b'\n');
+    v
+}
+
+fn page_job(
+    args: &Args,
+    site_name: &str,
+    p: &SitePage,
+    page: &pagelevel::Page,
+    labels: &[bool],
+) -> PageOut {
+    let dom = &page.dom;
+    let line = if args.extract {
+        #[derive(Serialize)]
+        struct Extract<'a> {
+            path: &'a str,
+            page: &'a str,
+            text: String,
+        }
+        json_line(&Extract {
+            path: &p.path,
+            page: &p.id,
+            text: site::extract_text(dom, labels),
+        })
+    } else {
+        #[derive(Serialize)]
+        struct Labels<'a> {
+            path: &'a str,
+            page: &'a str,
+            site: &'a str,
+            labels: Vec<Label<'a>>,
+        }
+        let mut paths = Vec::new();
+        site::for_each_reported(dom, |i, path| paths.push((i, path.to_owned())));
+        let labels = paths
+            .iter()
+            .map(|(i, path)| Label {
+                path,
+                template: labels[*i],
+            })
+            .collect();
+        json_line(&Labels {
+            path: &p.path,
+            page: &p.id,
+            site: site_name,
+            labels,
+        })
+    };
+    let gold = if args.gold {
+        p.gold.as_ref().map(|g| {
+            std::fs::read_to_string(g)
+                .map(|text| site::check_gold(dom, labels, &text))
+                .map_err(|e| format!("{}: cannot read gold: {e}", g.display()))
+        })
+    } else {
+        None
+    };
+    PageOut { line, gold }
+}
+
+fn groups(args: &Args) -> anyhow::Result<Vec<SiteGroup>> {
+    if let Some(m) = &args.manifest {
+        let manifest = Manifest::load(m, args.root.as_deref())
+            .with_context(|| format!("reading manifest {}", m.display()))?;
+        Ok(site::group_manifest(&manifest))
+    } else if let Some(d) = &args.site_dir {
+        Ok(site::group_site_dir(d)?)
+    } else {
+        anyhow::bail!("give --manifest or --site-dir")
+    }
+}
+
+/// Runs the subcommand; returns the number of pages that failed.
+pub fn run(args: Args) -> anyhow::Result<usize> {
+    let options = args.options();
+    ::sitelevel::min_pages_for(1, options.sitelevel.theta)?;
+    let groups = groups(&args)?;
+    let stdout = std::io::stdout();
+    let mut out = std::io::BufWriter::new(stdout.lock());
+    let mut failed = 0;
+    let mut all_gold = GoldTotals::default();
+    let mut gold_rows = Vec::new();
+    let mut io_error: Option<std::io::Error> = None;
+    for g in &groups {
+        let mut gold = GoldTotals::default();
+        let summary = site::run_site(
+            g,
+            &options,
+            |p, page, labels| page_job(&args, &g.name, p, page, labels),
+            |p, outcome| {
+                let line = match outcome {
+                    Outcome::Labelled(o) => {
+                        match o.gold {
+                            Some(Ok(c)) => gold.add(&c),
+                            Some(Err(m)) => eprintln!("pagelevel sitelevel: {m}"),
+                            None => {}
+                        }
+                        o.line
+                    }
+                    Outcome::Failed(m) => {
+                        eprintln!("pagelevel sitelevel: {}: {m}", p.path);
+                        json_line(
+                            &serde_json::json!({"path": p.path, "page": p.id, "site": g.name, "error": m}),
+                        )
+                    }
+                    Outcome::Skipped(m) => json_line(
+                        &serde_json::json!({"path": p.path, "page": p.id, "site": g.name, "skipped": m}),
+                    ),
+                };
+                if io_error.is_none() {
+                    if let Err(e) = out.write_all(&line) {
+                        io_error = Some(e);
+                    }
+                }
+            },
+        );
+        if let Some(e) = io_error.take() {
+            return Err(e).context("writing output");
+        }
+        failed += summary.failed;
+        let s = &summary.stats;
+        match &summary.skipped {
+            Some(why) => eprintln!(
+                "site {}: skipped, no labels: {why} ({} pages given, {} failed)",
+                summary.name, summary.pages, summary.failed
+            ),
+            None => eprintln!(
+                "site {}: {} pages ({} labelled, {} failed, {} distinct), {} nodes, {} template ({:.1}%), \
+                 template share of the text {:.1}% of {} words, {} template hashes",
+                summary.name,
+                summary.pages,
+                summary.labelled,
+                summary.failed,
+                summary.distinct_pages,
+                s.nodes,
+                s.template_nodes,
+                pct(s.template_nodes, s.nodes),
+                pct(s.template_words, s.words),
+                s.words,
+                summary.template_hashes
+            ),
+        }
+        if args.gold {
+            all_gold.merge(&gold);
+            gold_rows.push((summary.name.clone(), s.template_nodes, gold));
+        }
+    }
+    out.flush().context("writing output")?;
+    if args.gold {
+        let total_template: u64 = gold_rows.iter().map(|r| r.1).sum();
+        eprintln!(
+            "{:<14} {:>5} {:>9} {:>8} {:>9} {:>9} {:>10} {:>6} {:>6} {:>6}",
+            "site",
+            "pages",
+            "tmpl-nodes",
+            "gold-on",
+            "gold∩T",
+            "gold-lost",
+            "other-in-T",
+            "F1",
+            "P",
+            "R"
+        );
+        let row = |name: &str, nodes: u64, t: &GoldTotals| {
+            let n = t.pages.max(1) as f64;
+            eprintln!(
+                "{:<14} {:>5} {:>9} {:>7.1}% {:>8.2}% {:>8.2}% {:>9.1}% {:>6.3} {:>6.3} {:>6.3}",
+                name,
+                t.pages,
+                nodes,
+                pct(t.gold_on_page, t.gold_words),
+                pct(t.gold_in_template, t.gold_words),
+                pct(t.gold_lost, t.gold_words),
+                pct(t.other_in_template, t.other_words),
+                t.f1 / n,
+                t.precision / n,
+                t.recall / n
+            );
+        };
+        for (name, nodes, t) in &gold_rows {
+            row(name, *nodes, t);
+        }
+        row("all", total_template, &all_gold);
+    }
+    Ok(failed)
+}
