@@ -368,19 +368,32 @@ const LONG_PATH: usize = 64;
 /// of range, no root or several roots, or a cycle.
 ///
 /// # Complexity
-/// `n` nodes, `m <= n` distinct scores. Per node: `O(log m)` for the two range adds and
-/// the searches, `O(k log m)` to add a finished light child's function of `k`
-/// breakpoints (each breakpoint is handed up at most `log2 n` times, heavy-light), and
-/// `O(P_i log m)` for the `P_i` linear pieces between the first increasing and the last
-/// decreasing gap of `g_i` (the only part swept). Time is
-/// `O(n log n log m + sum_i P_i log m)`. `P_i` is small when `g_i` has one dip; it can
-/// reach `m` when `g_i` oscillates many times, so the worst case is `O(n m log m)`
-/// (`O(n^2 log n)`, no better than the table in theory). On the measured shapes
-/// (random, DOM-like, chains with classifier-like, sorted or one-segment scores) the
-/// sum stays near `n log n`; see the README. Memory is `O(n + m)`: the segment tree
-/// takes about 80 bytes per distinct score (5 `f64` arrays of twice the next power of
-/// two), plus about 30 bytes per node, plus the live light-child lists and 12 bytes per
-/// capped run kept for the reconstruction. No recursion depends on the tree's depth.
+/// `n` nodes, `m <= n` distinct scores, `K_i` the number of breakpoints of `g_i`
+/// (at most `min(m, 2 * subtree size)` in practice), `P_i` the number of its linear
+/// pieces between its first increasing and its last decreasing gap.
+/// - Heavy paths shorter than 64 nodes sweep the whole function at every node:
+///   `O(K_i log d_i)` (sorting the children's sorted runs) plus `O(K_i)`.
+/// - Longer paths keep the function in the segment tree: `O(log m)` per node for the
+///   two range adds, the searches and the prefix cut, plus `O(P_i log m)` for the swept
+///   pieces.
+/// - Handing a finished path's function of `k` breakpoints to its parent costs
+///   `O(k log m)` (or `O(k)` on a short path); by heavy-light decomposition a
+///   breakpoint is handed up at most `log2 n` times.
+///
+/// So time is `O(n log n log m + sum_i cost_i)` with `cost_i` as above. The worst case
+/// is `O(n m log m)`, i.e. `O(n^2 log n)`, no better than the table: `P_i` reaches `m`
+/// when `g_i` oscillates across the whole range on a long path, and `K_i` reaches `m`
+/// at every node of a short path under a large subtree. Measured (README): DOM-like and
+/// random trees grow about like `n log n`; paths with sorted scores or with one huge
+/// segment likewise; a path of classifier-like noisy scores grows about like `n^1.5`
+/// and misses the 100 ms target at `n = 100,000`.
+///
+/// Memory is `O(n + m)`, never `O(n m)`: about 30 bytes per node, the live
+/// light-child breakpoint lists (16 bytes each), 12 bytes per capped run kept for the
+/// reconstruction, and, only if some heavy path has 64 nodes or more, the segment tree:
+/// 5 `f64` arrays of twice the next power of two above `m - 1` (about 10 MB at
+/// `m = 100,000`). No recursion depends on the tree's depth; the segment tree recurses
+/// `log2 m` deep.
 ///
 /// # Example
 /// ```
