@@ -3,7 +3,13 @@
 
 mod batch;
 mod bench;
+mod eval;
+mod extract;
 mod features;
+mod pipeline_args;
+mod segment;
+mod train;
+mod sitelevel;
 
 use clap::{Parser, Subcommand};
 
@@ -23,8 +29,18 @@ struct Cli {
 enum Command {
     /// Print per-element geometry, features and block-classifier content share as JSON Lines.
     Features(features::Args),
+    /// Segment pages: one JSON object per page with its segments (path, span, box, score, template flag, words).
+    Segment(segment::Args),
+    /// Extract main text: one JSON object per page, {"path", "text", "error"?}.
+    Extract(extract::Args),
+    /// Evaluate extraction against a manifest's gold texts (WCXB word-F1, mean and median, per page type).
+    Eval(eval::Args),
+    /// Train the per-area-bucket classifiers on SiteLevel labels and write the model JSON.
+    Train(train::Args),
     /// Time parse, geometry and features on a manifest's pages (one thread) and print a table.
     Bench(bench::Args),
+    /// SiteLevel(θ) template labels from the pages of each site (or, with --extract, the text outside templates) as JSON Lines.
+    Sitelevel(sitelevel::Args),
 }
 
 fn main() -> std::process::ExitCode {
@@ -36,6 +52,11 @@ fn main() -> std::process::ExitCode {
     let result = match cli.command {
         Command::Features(args) => features::run(args),
         Command::Bench(args) => bench::run(args),
+        Command::Segment(args) => segment::run(args),
+        Command::Extract(args) => extract::run(args),
+        Command::Train(args) => train::run(args),
+        Command::Eval(args) => eval::run(args),
+        Command::Sitelevel(args) => sitelevel::run(args),
     };
     match result {
         Ok(0) => std::process::ExitCode::SUCCESS,

@@ -1,0 +1,54 @@
+//! Flags shared by the commands that run the pipeline.
+
+use std::path::PathBuf;
+
+use pagelevel::classify::Model;
+use pagelevel::pipeline::Options;
+use pagelevel::segment::{Penalty, SegmentOptions, Variant, DEFAULT_C, DEFAULT_MIN_AREA, DEFAULT_THRESHOLD};
+
+/// Model and smoothing settings.
+#[derive(clap::Args, Debug, Clone)]
+pub struct PipelineArgs {
+    /// Basic (classifier only) or smooth (classifier plus isotonic smoothing).
+    #[arg(long, value_enum, default_value_t = Variant::Smooth)]
+    pub variant: Variant,
+    /// Penalty constant c of γᵢ = c·A/Aᵢ.
+    #[arg(long, default_value_t = DEFAULT_C)]
+    pub c: f64,
+    /// Form of the segment penalty.
+    #[arg(long, value_enum, default_value_t = Penalty::AreaRatio)]
+    pub penalty: Penalty,
+    /// A node is template when its smoothed score is at least this.
+    #[arg(long, default_value_t = DEFAULT_THRESHOLD)]
+    pub threshold: f32,
+    /// Nodes with a smaller estimated area (px²) are not scored.
+    #[arg(long, default_value_t = DEFAULT_MIN_AREA)]
+    pub min_area: f32,
+    /// A model JSON file instead of the embedded one.
+    #[arg(long)]
+    pub model: Option<PathBuf>,
+}
+
+impl PipelineArgs {
+    /// The model to use: the given file or the embedded one.
+    pub fn model(&self) -> anyhow::Result<Model> {
+        Ok(match &self.model {
+            Some(p) => Model::from_json(&std::fs::read_to_string(p)?)?,
+            None => Model::embedded().clone(),
+        })
+    }
+
+    /// The pipeline options these flags describe.
+    pub fn options(&self) -> Options {
+        Options {
+            segment: SegmentOptions {
+                variant: self.variant,
+                c: self.c,
+                penalty: self.penalty,
+                threshold: self.threshold,
+                min_area: self.min_area,
+            },
+            ..Options::default()
+        }
+    }
+}

@@ -1,0 +1,68 @@
+//! `pagelevel segment`: one JSON object per page with its segments.
+
+use std::path::PathBuf;
+
+use pagelevel::pipeline::analyze;
+use pagelevel::{Limits, Page};
+
+use crate::extract::line;
+use crate::pipeline_args::PipelineArgs;
+
+/// Arguments of `pagelevel segment`.
+#[derive(clap::Args)]
+pub struct Args {
+    /// HTML pages (.html or .html.gz).
+    #[arg(required = true)]
+    pages: Vec<PathBuf>,
+    /// The pages' URL (for the intra-site link feature).
+    #[arg(long)]
+    url: Option<String>,
+    #[command(flatten)]
+    pipeline: PipelineArgs,
+}
+
+pub fn run(args: Args) -> anyhow::Result<usize> {
+    let model = args.pipeline.model()?;
+    let opts = args.pipeline.options();
+    let limits = Limits::default();
+    let summary = crate::batch::run(
+        &args.pages,
+        |path| {
+            let page = Page::from_path(path, args.url.as_deref(), &limits)?;
+            let a = analyze(page, &model, &opts);
+            let dom = &a.page.dom;
+            let segments: Vec<serde_json::Value> = a
+                .segmentation
+                .segments
+                .iter()
+                .enumerate()
+                .map(|(k, s)| {
+                    let node = dom.node(s.node);
+                    let r = a.features.layout.rects[s.node];
+                    let span = node.span.is_known().then(|| [node.span.start, node.span.end]);
+                    serde_json::json!({
+                        "id": k,
+                        "path": dom.path(s.node),
+                        "tag": dom.tag_name(s.node),
+                        "span": span,
+                        "box": {"x": r.x, "y": r.y, "w": r.w, "h": r.h},
+                        "score": (s.score as f64 * 1e4).round() / 1e4,
+                        "template": s.template,
+                        "words": s.words,
+                        "parent": s.parent,
+                    })
+                })
+                .collect();
+            line(&serde_json::json!({
+                "path": path.to_string_lossy(),
+                "variant": opts.segment.variant,
+                "segments": segments,
+            }))
+        },
+        |path, e| {
+            line(&serde_json::json!({"path": path.to_string_lossy(), "segments": [], "error": format!("{e:#}")}))
+                .unwrap_or_default()
+        },
+    )?;
+    Ok(summary.failed)
+}

@@ -1,0 +1,345 @@
+//! The PageLevel classifier: one logistic regression per area bucket, on standardised
+//! features, giving each node a templateness score x ∈ [0, 1].
+//!
+//! The model is a versioned JSON file (`data/model.json`), embedded in the binary so that
+//! `pagelevel` works with no files beside it; [`Model::from_json`] loads another one.
+//! smartcore fits the regressions ([`fit_bucket`]); scoring computes the sigmoid from the
+//! coefficients directly, since smartcore has no `predict_proba`.
+
+use serde::{Deserialize, Serialize};
+
+use crate::features::{f, FeatureMatrix, COUNT, NAMES};
+use crate::{Error, Result};
+
+/// The model format's name, checked on load.
+pub const FORMAT: &str = "pagelevel-model";
+/// The model format's version, checked on load.
+pub const VERSION: u32 = 1;
+/// Number of area buckets.
+pub const BUCKETS: usize = 4;
+
+/// The model trained by `pagelevel train`, compiled into the binary.
+pub const EMBEDDED_JSON: &str = include_str!("../data/model.json");
+
+/// Features given to the regressions through `ln(1 + v)`: counts and sizes spanning orders of
+/// magnitude, where a linear model wants the logarithm.
+pub const LOG_FEATURES: &[usize] = &[
+    f::AREA,
+    f::NUM_WORDS,
+    f::ANCHOR_SIZE,
+    f::TEXT_DENSITY,
+    f::AVG_SENTENCE_LENGTH,
+    f::PREV_NUM_WORDS,
+    f::NEXT_NUM_WORDS,
+    f::PREV_TEXT_DENSITY,
+    f::NEXT_TEXT_DENSITY,
+    f::LINKS_PER_WORD,
+];
+
+/// One bucket's regression.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct BucketModel {
+    /// Per-feature mean of the transformed training features.
+    pub mean: Vec<f64>,
+    /// Per-feature standard deviation (1 where a feature is constant).
+    pub std: Vec<f64>,
+    /// Coefficient per standardised feature.
+    pub coef: Vec<f64>,
+    /// Intercept.
+    pub intercept: f64,
+    /// Training samples after class balancing.
+    pub train_samples: usize,
+    /// Validation accuracy at 0.5 (held-out sites), when measured.
+    #[serde(default)]
+    pub val_accuracy: Option<f64>,
+    /// Validation ROC AUC (held-out sites), when measured.
+    #[serde(default)]
+    pub val_auc: Option<f64>,
+}
+
+/// A trained model: area-bucket edges and one regression per bucket.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct Model {
+    /// Always [`FORMAT`].
+    pub format: String,
+    /// Always [`VERSION`].
+    pub version: u32,
+    /// Feature names in column order; must equal [`NAMES`].
+    pub features: Vec<String>,
+    /// Ascending area edges in px²: bucket k holds areas below `edges[k]`, the last the rest.
+    pub bucket_edges: Vec<f64>,
+    /// The regressions, one per bucket.
+    pub buckets: Vec<BucketModel>,
+    /// How the model was made (command, data), for the record.
+    #[serde(default)]
+    pub provenance: String,
+}
+
+impl Model {
+    /// The embedded model.
+    pub fn embedded() -> &'static Model {
+        static MODEL: std::sync::OnceLock<Model> = std::sync::OnceLock::new();
+        MODEL.get_or_init(|| {
+            Model::from_json(EMBEDDED_JSON).expect("the embedded model is checked by the tests")
+        })
+    }
+
+    /// Parses and checks a model.
+    ///
+    /// # Errors
+    /// [`Error::Model`] when the JSON is malformed, of another format or version, or its
+    /// feature list or shapes do not match this build.
+    pub fn from_json(json: &str) -> Result<Model> {
+        let m: Model = serde_json::from_str(json).map_err(|e| Error::Model(e.to_string()))?;
+        if m.format != FORMAT || m.version != VERSION {
+            return Err(Error::Model(format!(
+                "format {} v{} is not {FORMAT} v{VERSION}",
+                m.format, m.version
+            )));
+        }
+        if m.features.len() != COUNT || m.features.iter().zip(NAMES).any(|(a, b)| a != b) {
+            return Err(Error::Model(
+                "feature list differs from this build's; retrain with `pagelevel train`".into(),
+            ));
+        }
+        if m.buckets.len() != m.bucket_edges.len() + 1 {
+            return Err(Error::Model(format!(
+                "{} buckets for {} edges",
+                m.buckets.len(),
+                m.bucket_edges.len()
+            )));
+        }
+        for (k, b) in m.buckets.iter().enumerate() {
+            if b.mean.len() != COUNT || b.std.len() != COUNT || b.coef.len() != COUNT {
+                return Err(Error::Model(format!("bucket {k}: wrong number of values")));
+            }
+        }
+        Ok(m)
+    }
+
+    /// The bucket of a node with estimated area `area`.
+    pub fn bucket(&self, area: f32) -> usize {
+        bucket_of(&self.bucket_edges, area as f64)
+    }
+
+    /// The templateness score of one feature row: the sigmoid of its bucket's linear model.
+    pub fn score(&self, row: &[f32]) -> f32 {
+        let b = &self.buckets[self.bucket(row[f::AREA])];
+        let mut z = b.intercept;
+        for k in 0..COUNT {
+            z += b.coef[k] * (transform(k, row[k]) - b.mean[k]) / b.std[k];
+        }
+        sigmoid(z) as f32
+    }
+
+    /// Scores every node whose `scored[i]` is true; the others get NaN.
+    ///
+    /// # Complexity
+    /// O(n · COUNT).
+    pub fn score_all(&self, matrix: &FeatureMatrix, scored: &[bool]) -> Vec<f32> {
+        (0..matrix.len())
+            .map(|i| {
+                if scored[i] {
+                    self.score(matrix.row(i))
+                } else {
+                    f32::NAN
+                }
+            })
+            .collect()
+    }
+}
+
+/// The bucket index of `area` for ascending `edges`.
+pub fn bucket_of(edges: &[f64], area: f64) -> usize {
+    edges.iter().position(|&e| area < e).unwrap_or(edges.len())
+}
+
+/// The column transform shared by training and scoring.
+#[inline]
+pub fn transform(k: usize, v: f32) -> f64 {
+    let v = v as f64;
+    if LOG_FEATURES.contains(&k) {
+        v.max(0.0).ln_1p()
+    } else {
+        v
+    }
+}
+
+/// The logistic function.
+#[inline]
+pub fn sigmoid(z: f64) -> f64 {
+    1.0 / (1.0 + (-z).exp())
+}
+
+/// Fits one bucket's regression on transformed rows `x` (each `COUNT` long) with labels `y`
+/// (true = template): standardises, balances the classes by deterministic down-sampling of
+/// the larger class, and fits smartcore's L2-regularised logistic regression.
+///
+/// # Errors
+/// [`Error::Model`] when a class is missing or smartcore fails.
+///
+/// # Complexity
+/// O(s · COUNT · iterations) for s samples.
+pub fn fit_bucket(x: &[Vec<f64>], y: &[bool], alpha: f64, seed: u64) -> Result<BucketModel> {
+    use smartcore::linalg::basic::arrays::Array;
+    use smartcore::linalg::basic::matrix::DenseMatrix;
+    use smartcore::linear::logistic_regression::{
+        LogisticRegression, LogisticRegressionParameters,
+    };
+
+    let pos: Vec<usize> = (0..y.len()).filter(|&i| y[i]).collect();
+    let neg: Vec<usize> = (0..y.len()).filter(|&i| !y[i]).collect();
+    if pos.is_empty() || neg.is_empty() {
+        return Err(Error::Model(format!(
+            "a bucket needs both classes ({} template, {} content)",
+            pos.len(),
+            neg.len()
+        )));
+    }
+    let n = pos.len().min(neg.len());
+    let mut rows: Vec<usize> = sample(&pos, n, seed);
+    rows.extend(sample(&neg, n, seed ^ 0x9e37_79b9_7f4a_7c15));
+    rows.sort_unstable();
+
+    let mut mean = vec![0.0; COUNT];
+    let mut std = vec![0.0; COUNT];
+    for &r in &rows {
+        for k in 0..COUNT {
+            mean[k] += x[r][k];
+        }
+    }
+    for m in &mut mean {
+        *m /= rows.len() as f64;
+    }
+    for &r in &rows {
+        for k in 0..COUNT {
+            std[k] += (x[r][k] - mean[k]).powi(2);
+        }
+    }
+    for s in &mut std {
+        *s = (*s / rows.len() as f64).sqrt();
+        if *s < 1e-9 {
+            *s = 1.0;
+        }
+    }
+    let data: Vec<Vec<f64>> = rows
+        .iter()
+        .map(|&r| (0..COUNT).map(|k| (x[r][k] - mean[k]) / std[k]).collect())
+        .collect();
+    let labels: Vec<i32> = rows.iter().map(|&r| y[r] as i32).collect();
+    let matrix = DenseMatrix::from_2d_vec(&data).map_err(|e| Error::Model(e.to_string()))?;
+    let params = LogisticRegressionParameters::default().with_alpha(alpha);
+    let lr = LogisticRegression::fit(&matrix, &labels, params)
+        .map_err(|e| Error::Model(e.to_string()))?;
+    let coef: Vec<f64> = (0..COUNT).map(|k| *lr.coefficients().get((0, k))).collect();
+    let intercept = *lr.intercept().get((0, 0));
+    Ok(BucketModel {
+        mean,
+        std,
+        coef,
+        intercept,
+        train_samples: rows.len(),
+        val_accuracy: None,
+        val_auc: None,
+    })
+}
+
+/// `n` of `items`, chosen by a seeded xorshift shuffle (deterministic for a given seed).
+fn sample(items: &[usize], n: usize, seed: u64) -> Vec<usize> {
+    let mut v = items.to_vec();
+    let mut s = seed | 1;
+    for i in (1..v.len()).rev() {
+        s ^= s << 13;
+        s ^= s >> 7;
+        s ^= s << 17;
+        v.swap(i, (s % (i as u64 + 1)) as usize);
+    }
+    v.truncate(n);
+    v
+}
+
+/// ROC AUC of `scores` for labels `y` (probability that a random positive outranks a random
+/// negative; ties count half). 0.5 when a class is missing.
+///
+/// # Complexity
+/// O(s log s).
+pub fn auc(scores: &[f64], y: &[bool]) -> f64 {
+    let mut idx: Vec<usize> = (0..scores.len()).collect();
+    idx.sort_by(|&a, &b| scores[a].total_cmp(&scores[b]));
+    let (mut rank_sum, mut pos) = (0.0, 0usize);
+    let mut i = 0;
+    while i < idx.len() {
+        let mut j = i;
+        while j + 1 < idx.len() && scores[idx[j + 1]] == scores[idx[i]] {
+            j += 1;
+        }
+        let avg_rank = (i + j) as f64 / 2.0 + 1.0;
+        for &k in &idx[i..=j] {
+            if y[k] {
+                rank_sum += avg_rank;
+                pos += 1;
+            }
+        }
+        i = j + 1;
+    }
+    let neg = scores.len() - pos;
+    if pos == 0 || neg == 0 {
+        return 0.5;
+    }
+    (rank_sum - (pos * (pos + 1)) as f64 / 2.0) / (pos * neg) as f64
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn auc_by_hand() {
+        assert_eq!(auc(&[0.1, 0.4, 0.35, 0.8], &[false, false, true, true]), 0.75);
+        assert_eq!(auc(&[0.5, 0.5], &[false, true]), 0.5);
+        assert_eq!(auc(&[1.0, 2.0], &[false, true]), 1.0);
+    }
+
+    #[test]
+    fn buckets_by_edges() {
+        let edges = [1e4, 1e5, 1e6];
+        assert_eq!(bucket_of(&edges, 2000.0), 0);
+        assert_eq!(bucket_of(&edges, 1e4), 1);
+        assert_eq!(bucket_of(&edges, 5e5), 2);
+        assert_eq!(bucket_of(&edges, 1e7), 3);
+    }
+
+    #[test]
+    fn embedded_model_loads() {
+        let m = Model::embedded();
+        assert_eq!(m.buckets.len(), BUCKETS);
+        let row = vec![0.0f32; COUNT];
+        let s = m.score(&row);
+        assert!((0.0..=1.0).contains(&s));
+    }
+
+    #[test]
+    fn fit_separates_a_clear_signal() {
+        // Template iff link density > 0.5, with noise in another feature.
+        let mut x = Vec::new();
+        let mut y = Vec::new();
+        for i in 0..400 {
+            let mut row = vec![0.0; COUNT];
+            let ld = (i % 100) as f64 / 100.0;
+            row[f::LINK_DENSITY] = ld;
+            row[f::NUM_WORDS] = ((i * 37) % 11) as f64;
+            x.push(row);
+            y.push(ld > 0.5);
+        }
+        let b = fit_bucket(&x, &y, 0.0, 7).unwrap();
+        assert!(b.coef[f::LINK_DENSITY] > 1.0, "{:?}", b.coef);
+        let scores: Vec<f64> = x
+            .iter()
+            .map(|r| {
+                let z: f64 = (0..COUNT).map(|k| b.coef[k] * (r[k] - b.mean[k]) / b.std[k]).sum();
+                sigmoid(z + b.intercept)
+            })
+            .collect();
+        assert!(auc(&scores, &y) > 0.99);
+    }
+}

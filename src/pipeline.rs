@@ -1,0 +1,59 @@
+//! The whole PageLevel pipeline for one page: features → classifier → smoothing → text.
+
+use crate::classify::Model;
+use crate::extract::render_text;
+use crate::features::{self, FeatureOptions, PageFeatures};
+use crate::segment::{segment, SegmentOptions, Segmentation};
+use crate::Page;
+
+/// Settings of the pipeline.
+#[derive(Debug, Clone, Default)]
+pub struct Options {
+    /// Feature-stage settings (layout).
+    pub features: FeatureOptions,
+    /// Scoring and smoothing settings.
+    pub segment: SegmentOptions,
+}
+
+/// A page with its features and segmentation.
+#[derive(Debug, Clone)]
+pub struct Analysis {
+    /// The parsed page.
+    pub page: Page,
+    /// Its features (boxes, blocks, counts, rows).
+    pub features: PageFeatures,
+    /// Its scores, segments and template flags.
+    pub segmentation: Segmentation,
+}
+
+/// Runs features, classifier and smoothing on a parsed page.
+pub fn analyze(page: Page, model: &Model, opts: &Options) -> Analysis {
+    let pf = features::compute(&page.dom, page.url.as_deref(), &opts.features);
+    let seg = segment(&page.dom, &pf, model, &opts.segment);
+    Analysis {
+        page,
+        features: pf,
+        segmentation: seg,
+    }
+}
+
+impl Analysis {
+    /// Per node, whether its text is main content: inside `<body>` and not template.
+    pub fn content_mask(&self) -> Vec<bool> {
+        let seg = &self.segmentation;
+        (0..self.page.dom.len())
+            .map(|i| !seg.template[i] && !seg.y[i].is_nan())
+            .collect()
+    }
+
+    /// The main text: visible non-template text in document order, one block per line.
+    pub fn main_text(&self) -> String {
+        let dom = &self.page.dom;
+        let mask = self.content_mask();
+        // Elements above the body (html) are walked into; text is kept by its own flag.
+        let keep: Vec<bool> = (0..dom.len())
+            .map(|i| dom.node(i).kind != crate::dom::Kind::Text || mask[i])
+            .collect();
+        render_text(dom, &self.features.visible, &keep)
+    }
+}

@@ -1,0 +1,238 @@
+//! Scoring and smoothing: from classifier scores to a few coherent segments.
+//!
+//! The smoothing tree holds the visible elements of `<body>` whose estimated box is at least
+//! [`SegmentOptions::min_area`] px²; the others are *hidden*: not scored, and their weight
+//! rolls into their nearest scored ancestor (a node with k hidden descendants weighs k+1).
+//! Boxes contain their children's, so the tree is closed under parents. Each node gets
+//! x from the classifier and a penalty γᵢ (by default c·A/Aᵢ, A the page area), and the
+//! exact solver of the `smoothing` crate finds the monotone y of least cost. Nodes outside
+//! the tree take the y of their nearest scored ancestor.
+
+use serde::Serialize;
+use smoothing::NO_PARENT;
+
+use crate::classify::Model;
+use crate::dom::{Dom, Kind, NONE};
+use crate::features::PageFeatures;
+
+/// Default penalty constant c.
+pub const DEFAULT_C: f64 = 0.01;
+/// Default template threshold on y.
+pub const DEFAULT_THRESHOLD: f32 = 0.5;
+/// Default minimum area (px²) for a node to be scored.
+pub const DEFAULT_MIN_AREA: f32 = 2000.0;
+
+/// Which of the paper's variants to run.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, clap::ValueEnum)]
+#[serde(rename_all = "lowercase")]
+pub enum Variant {
+    /// Classifier only: y = x.
+    Basic,
+    /// Classifier plus isotonic smoothing.
+    Smooth,
+}
+
+/// The segment-start penalty's form (the paper's section 4 options).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, clap::ValueEnum)]
+#[serde(rename_all = "kebab-case")]
+pub enum Penalty {
+    /// γᵢ = c·A/Aᵢ: small boxes pay more to start a segment of their own.
+    AreaRatio,
+    /// γᵢ = c: every segment costs the same.
+    Constant,
+    /// γᵢ = c·wᵢ: a segment costs in proportion to the node's weight.
+    Weight,
+}
+
+/// Settings of scoring and smoothing, one line each.
+#[derive(Debug, Clone, Copy)]
+pub struct SegmentOptions {
+    /// Basic (classifier only) or Smooth (plus isotonic smoothing).
+    pub variant: Variant,
+    /// The penalty constant c.
+    pub c: f64,
+    /// The penalty's form.
+    pub penalty: Penalty,
+    /// A node is template when its y is at least this.
+    pub threshold: f32,
+    /// Nodes with a smaller estimated area are hidden (not scored).
+    pub min_area: f32,
+}
+
+impl Default for SegmentOptions {
+    fn default() -> Self {
+        SegmentOptions {
+            variant: Variant::Smooth,
+            c: DEFAULT_C,
+            penalty: Penalty::AreaRatio,
+            threshold: DEFAULT_THRESHOLD,
+            min_area: DEFAULT_MIN_AREA,
+        }
+    }
+}
+
+/// One segment: a subtree whose nodes share a smoothed score, minus nested segments.
+#[derive(Debug, Clone, Serialize)]
+pub struct Segment {
+    /// The node that starts the segment.
+    pub node: usize,
+    /// The segment's smoothed score ŷ.
+    pub score: f32,
+    /// Whether the segment is template (score ≥ threshold).
+    pub template: bool,
+    /// Visible words in the segment's own part (nested segments excluded).
+    pub words: u32,
+    /// Index (into `segments`) of the enclosing segment, `None` for the root segment.
+    pub parent: Option<usize>,
+}
+
+/// The result for one page.
+#[derive(Debug, Clone)]
+pub struct Segmentation {
+    /// Raw classifier score per node (NaN for hidden nodes).
+    pub x: Vec<f32>,
+    /// Smoothed score per node (inherited from the nearest scored ancestor; NaN outside body).
+    pub y: Vec<f32>,
+    /// Template flag per node (false outside body).
+    pub template: Vec<bool>,
+    /// Segments in document order; the first is the root's.
+    pub segments: Vec<Segment>,
+    /// Per node, the index of its segment (`u32::MAX` outside body).
+    pub segment_of: Vec<u32>,
+    /// Nodes in the smoothing tree.
+    pub scored: Vec<bool>,
+}
+
+/// Scores and smooths one page.
+///
+/// # Complexity
+/// O(n · COUNT) for scoring plus the solver's time on the m scored nodes (see
+/// `smoothing::solve`), and O(n) for everything else.
+pub fn segment(
+    dom: &Dom,
+    pf: &PageFeatures,
+    model: &Model,
+    opts: &SegmentOptions,
+) -> Segmentation {
+    let n = dom.len();
+    let root = dom
+        .body()
+        .or_else(|| (0..n).find(|&i| dom.node(i).kind == Kind::Element))
+        .unwrap_or(0);
+    let rects = &pf.layout.rects;
+    // The smoothing tree: the root plus visible elements of its subtree with enough area.
+    let mut scored = vec![false; n];
+    let end = dom.node(root).end as usize;
+    scored[root] = true;
+    for i in root + 1..end {
+        let node = dom.node(i);
+        scored[i] = node.kind == Kind::Element
+            && pf.visible[i]
+            && rects[i].area() >= opts.min_area
+            && scored[node.parent as usize];
+    }
+    let x = model.score_all(&pf.matrix, &scored);
+
+    // Compact indices for the solver; weights count hidden element descendants.
+    let mut compact = vec![NONE; n];
+    let mut order = Vec::new();
+    for i in root..end {
+        if scored[i] {
+            compact[i] = order.len() as u32;
+            order.push(i);
+        }
+    }
+    let m = order.len();
+    let mut nearest = vec![NONE; n];
+    let mut w = vec![1.0f64; m];
+    for i in root..end {
+        if scored[i] {
+            nearest[i] = i as u32;
+        } else {
+            let p = nearest[dom.node(i).parent as usize];
+            nearest[i] = p;
+            if dom.node(i).kind == Kind::Element && p != NONE {
+                w[compact[p as usize] as usize] += 1.0;
+            }
+        }
+    }
+    let parent: Vec<usize> = order
+        .iter()
+        .map(|&i| {
+            if i == root {
+                NO_PARENT
+            } else {
+                compact[dom.node(i).parent as usize] as usize
+            }
+        })
+        .collect();
+    let xs: Vec<f64> = order.iter().map(|&i| x[i] as f64).collect();
+    let page_area = (pf.layout.page.w as f64 * pf.layout.page.h as f64).max(1.0);
+    let gamma: Vec<f64> = order
+        .iter()
+        .zip(&w)
+        .map(|(&i, &wi)| match opts.penalty {
+            Penalty::AreaRatio => opts.c * page_area / (rects[i].area() as f64).max(1.0),
+            Penalty::Constant => opts.c,
+            Penalty::Weight => opts.c * wi,
+        })
+        .collect();
+    let ys: Vec<f64> = match opts.variant {
+        Variant::Basic => xs.clone(),
+        Variant::Smooth => match smoothing::solve(&parent, &xs, &w, &gamma) {
+            Ok(s) => s.y,
+            // Scores are in [0, 1] and weights/penalties finite, so this cannot fail; keep
+            // the classifier's scores rather than lose the page if it ever does.
+            Err(_) => xs.clone(),
+        },
+    };
+
+    let mut y = vec![f32::NAN; n];
+    let mut template = vec![false; n];
+    let mut segment_of = vec![NONE; n];
+    let mut segments: Vec<Segment> = Vec::new();
+    for i in root..end {
+        let near = nearest[i];
+        if near == NONE {
+            continue;
+        }
+        let yi = ys[compact[near as usize] as usize] as f32;
+        y[i] = yi;
+        template[i] = yi >= opts.threshold;
+        if scored[i] {
+            let starts = i == root || {
+                let p = dom.node(i).parent as usize;
+                match opts.variant {
+                    Variant::Smooth => y[p] != yi,
+                    Variant::Basic => template[p] != template[i],
+                }
+            };
+            if starts {
+                let parent = (i != root).then(|| segment_of[dom.node(i).parent as usize] as usize);
+                segment_of[i] = segments.len() as u32;
+                segments.push(Segment {
+                    node: i,
+                    score: yi,
+                    template: template[i],
+                    words: 0,
+                    parent,
+                });
+                continue;
+            }
+        }
+        segment_of[i] = segment_of[dom.node(i).parent as usize];
+    }
+    for i in root..end {
+        if dom.node(i).kind == Kind::Text && pf.visible[i] && segment_of[i] != NONE {
+            segments[segment_of[i] as usize].words += crate::text::count_words(dom.text(i)) as u32;
+        }
+    }
+    Segmentation {
+        x,
+        y,
+        template,
+        segments,
+        segment_of,
+        scored,
+    }
+}
