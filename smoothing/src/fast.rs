@@ -605,11 +605,18 @@ fn cap_node(
             val += s * (vals[end] - vals[k as usize]);
             pts.push((end as u32, val));
         }
+        let before = jumps.len();
         let s = cap(pts, gamma, vals, out, jumps);
-        for o in out.windows(2) {
-            let ((ka, fa), (kb, fb)) = (o[0], o[1]);
-            let slope = (fb - fa) / (vals[kb as usize] - vals[ka as usize]);
-            seg.range_set(ka as usize, kb as usize, slope);
+        // Only gaps touching a capped rank changed; write those back.
+        if let Some(lo) = jumps[before..].iter().map(|j| j.lo).min() {
+            let hi = jumps[before..].iter().map(|j| j.hi).max().unwrap_or(lo);
+            for o in out.windows(2) {
+                let ((ka, fa), (kb, fb)) = (o[0], o[1]);
+                if kb >= lo && ka <= hi {
+                    let slope = (fb - fa) / (vals[kb as usize] - vals[ka as usize]);
+                    seg.range_set(ka as usize, kb as usize, slope);
+                }
+            }
         }
         s
     } else {
