@@ -170,15 +170,22 @@ impl<'a> Slopes<'a> {
         acc
     }
 
-    /// The smallest rank `k` in `1..=d` with `prefix(k) <= target`, given that `prefix`
-    /// is nonincreasing on `0..=d`, `prefix(0) = 0 > target` and `prefix(d) <= target`.
-    fn first_rank_at_most(&mut self, target: f64, d: usize) -> usize {
+    /// The smallest rank `k` in `lo + 1..=hi` with `c(prefix(k))`, where `c` is false
+    /// at `lo`, true at `hi` and monotone on `lo..=hi`. One descent, `O(log m)`.
+    fn first_rank(&mut self, lo: usize, hi: usize, mut c: impl FnMut(f64) -> bool) -> usize {
         let (mut node, mut l, mut r, mut acc) = (1, 0, self.size, 0.0);
         while r - l > 1 {
             self.push(node, l, r);
             let mid = (l + r) / 2;
             let at_mid = acc + self.sum[2 * node];
-            if mid > d || at_mid <= target {
+            let left = if mid <= lo {
+                false
+            } else if mid > hi {
+                true
+            } else {
+                c(at_mid)
+            };
+            if left {
                 node *= 2;
                 r = mid;
             } else {
@@ -208,12 +215,12 @@ impl<'a> Slopes<'a> {
             .or_else(|| self.last_below(2 * node, l, mid, qr))
     }
 
-    /// The first gap before `qr` whose slope is positive.
-    fn first_positive(&mut self, qr: usize) -> Option<usize> {
-        self.first_above(1, 0, self.size, qr)
+    /// The last gap before `qr` whose slope is positive.
+    fn last_positive(&mut self, qr: usize) -> Option<usize> {
+        self.last_above(1, 0, self.size, qr)
     }
 
-    fn first_above(&mut self, node: usize, l: usize, r: usize, qr: usize) -> Option<usize> {
+    fn last_above(&mut self, node: usize, l: usize, r: usize, qr: usize) -> Option<usize> {
         if l >= qr || self.mx[node] <= 0.0 {
             return None;
         }
@@ -222,8 +229,8 @@ impl<'a> Slopes<'a> {
         }
         self.push(node, l, r);
         let mid = (l + r) / 2;
-        self.first_above(2 * node, l, mid, qr)
-            .or_else(|| self.first_above(2 * node + 1, mid, r, qr))
+        self.last_above(2 * node + 1, mid, r, qr)
+            .or_else(|| self.last_above(2 * node, l, mid, qr))
     }
 
     /// Appends the maximal runs of equal slope in gaps `ql..qr` as `(start, slope)`.
@@ -529,14 +536,7 @@ pub fn solve(
                 continue;
             }
             let start = jumps.len() as u32;
-            base = cap_node(
-                seg,
-                base,
-                gamma[i],
-                vals,
-                &mut jumps,
-                [&mut pieces, &mut pts, &mut out],
-            );
+            base = cap_node(seg, base, gamma[i], vals, &mut jumps);
             jump_range[i] = (start, jumps.len() as u32);
         }
         if q != NO_PARENT {
@@ -578,73 +578,94 @@ pub fn solve(
 
 /// Replaces `g` (value `base` at `v_0`, slopes in `seg`) by `f = min(g, gamma + S)`,
 /// records the capped runs, and returns `f(v_0)`.
+///
+/// Right of the last decreasing gap `g` is nondecreasing, so `S = g` and nothing
+/// changes. Left of it, the function is walked one *monotone run* at a time, right to
+/// left. On a run `[a, b]` (nondecreasing or nonincreasing) `f = min(g, gamma + S(b))`:
+/// the capped ranks are a suffix (rising run) or a prefix (falling run), found by
+/// binary search, and written back as one range of zero slopes plus one crossing gap.
+/// Writes only touch gaps right of the run's start, so prefix sums of later (left)
+/// runs still read the original `g`.
 fn cap_node(
     seg: &mut Slopes<'_>,
     base: f64,
     gamma: f64,
     vals: &[f64],
     jumps: &mut Vec<Jump>,
-    [pieces, pts, out]: [&mut Vec<(u32, f64)>; 3],
 ) -> f64 {
     let gaps = vals.len() - 1;
-    // Right of the last decreasing gap, g is nondecreasing: nothing to cap.
     let Some(last_dec) = seg.last_negative(gaps) else {
         return base;
     };
-    let q = last_dec + 1;
-    // Left of the first increasing gap, g is nonincreasing.
-    let d = seg.first_positive(last_dec).unwrap_or(q);
-    let g_d = base + seg.prefix(d);
-    let (s_val, s_arg) = if d < q {
-        seg.pieces(d, q, pieces);
-        pts.clear();
-        pts.push((d as u32, g_d));
-        let mut val = g_d;
-        for (j, &(k, s)) in pieces.iter().enumerate() {
-            let end = pieces.get(j + 1).map_or(q, |p| p.0 as usize);
-            val += s * (vals[end] - vals[k as usize]);
-            pts.push((end as u32, val));
-        }
-        let before = jumps.len();
-        let s = cap(pts, gamma, vals, out, jumps);
-        // Only gaps touching a capped rank changed; write those back.
-        if let Some(lo) = jumps[before..].iter().map(|j| j.lo).min() {
-            let hi = jumps[before..].iter().map(|j| j.hi).max().unwrap_or(lo);
-            for o in out.windows(2) {
-                let ((ka, fa), (kb, fb)) = (o[0], o[1]);
-                if kb >= lo && ka <= hi {
-                    let slope = (fb - fa) / (vals[kb as usize] - vals[ka as usize]);
-                    seg.range_set(ka as usize, kb as usize, slope);
+    let mut b = last_dec + 1;
+    let gq = base + seg.prefix(b);
+    // S(b) and where it is attained.
+    let (mut s_val, mut s_arg) = (gq, b as u32);
+    let mut new_base = base;
+    let gap = |k: usize| vals[k + 1] - vals[k];
+    while b > 0 {
+        let neg = seg.last_negative(b);
+        let falling = neg == Some(b - 1);
+        let a = if falling {
+            seg.last_positive(b).map_or(0, |j| j + 1)
+        } else {
+            neg.map_or(0, |j| j + 1)
+        };
+        let ga = base + seg.prefix(a);
+        let level = gamma + s_val;
+        if falling && ga > level {
+            // Ranks a..=k1 are capped (values fall from ga to g(b)).
+            let gb = base + seg.prefix(b);
+            let k1 = if gb > level {
+                b
+            } else {
+                seg.first_rank(a, b, |p| base + p <= level) - 1
+            };
+            jumps.push(Jump {
+                lo: a as u32,
+                hi: k1.min(b - 1) as u32,
+                to: s_arg,
+            });
+            if k1 < b {
+                let g_next = base + seg.prefix(k1 + 1);
+                seg.range_set(k1, k1 + 1, (g_next - level) / gap(k1));
+            }
+            seg.range_set(a, k1, 0.0);
+            if a == 0 {
+                new_base = level;
+            }
+        } else if !falling {
+            let gb = base + seg.prefix(b);
+            if gb > level {
+                // Ranks k2..=b are capped (values rise from ga to g(b)); b was recorded
+                // by the run to its right.
+                let k2 = if ga > level {
+                    a
+                } else {
+                    seg.first_rank(a, b, |p| base + p > level)
+                };
+                if k2 < b {
+                    jumps.push(Jump {
+                        lo: k2 as u32,
+                        hi: (b - 1) as u32,
+                        to: s_arg,
+                    });
+                }
+                seg.range_set(k2, b, 0.0);
+                if k2 > a {
+                    let g_prev = base + seg.prefix(k2 - 1);
+                    seg.range_set(k2 - 1, k2, (level - g_prev) / gap(k2 - 1));
+                } else if a == 0 {
+                    new_base = level;
                 }
             }
+            if ga < s_val {
+                (s_val, s_arg) = (ga, a as u32);
+            }
         }
-        s
-    } else {
-        (g_d, q as u32)
-    };
-    // The nonincreasing lead 0..=d: S is S(d) throughout, so a prefix is capped.
-    let level = gamma + s_val;
-    if base <= level {
-        return base;
+        b = a;
     }
-    // k1 = last rank in 0..=d with g > level (g(d) if capped is already f(d) = level).
-    let k1 = if g_d > level {
-        d
-    } else {
-        seg.first_rank_at_most(level - base, d) - 1
-    };
-    jumps.push(Jump {
-        lo: 0,
-        hi: k1 as u32,
-        to: s_arg,
-    });
-    if k1 < d {
-        let g_next = base + seg.prefix(k1 + 1);
-        let slope = (g_next - level) / (vals[k1 + 1] - vals[k1]);
-        seg.range_set(k1, k1 + 1, slope);
-    }
-    seg.range_set(0, k1, 0.0);
-    level
+    new_base
 }
 
 /// Computes `f = min(g, gamma + S)` at the points of `g` (plus the cut ranks), into

@@ -90,7 +90,12 @@ fn deep_case(max_n: usize) -> impl Strategy<Value = Case> {
                         _ => (seeds[k] / 8) as usize % k,
                     })
                     .collect();
-                Case { parent, x, w, gamma }
+                Case {
+                    parent,
+                    x,
+                    w,
+                    gamma,
+                }
             })
     })
 }
