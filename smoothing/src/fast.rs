@@ -603,19 +603,19 @@ fn cap_node(
     let (mut s_val, mut s_arg) = (gq, b as u32);
     let mut new_base = base;
     let gap = |k: usize| vals[k + 1] - vals[k];
+    // Runs alternate: the one ending at the last decreasing gap falls, the next rises...
+    // `gb` is the original g(b): writes of a run only touch gaps right of its start.
+    let (mut falling, mut gb) = (true, gq);
     while b > 0 {
-        let neg = seg.last_negative(b);
-        let falling = neg == Some(b - 1);
         let a = if falling {
             seg.last_positive(b).map_or(0, |j| j + 1)
         } else {
-            neg.map_or(0, |j| j + 1)
+            seg.last_negative(b).map_or(0, |j| j + 1)
         };
         let ga = base + seg.prefix(a);
         let level = gamma + s_val;
         if falling && ga > level {
             // Ranks a..=k1 are capped (values fall from ga to g(b)).
-            let gb = base + seg.prefix(b);
             let k1 = if gb > level {
                 b
             } else {
@@ -635,7 +635,6 @@ fn cap_node(
                 new_base = level;
             }
         } else if !falling {
-            let gb = base + seg.prefix(b);
             if gb > level {
                 // Ranks k2..=b are capped (values rise from ga to g(b)); b was recorded
                 // by the run to its right.
@@ -663,7 +662,7 @@ fn cap_node(
                 (s_val, s_arg) = (ga, a as u32);
             }
         }
-        b = a;
+        (b, gb, falling) = (a, ga, !falling);
     }
     new_base
 }
