@@ -17,12 +17,14 @@
 //! `slope * gap`, min and max slope); a finished path hands its top's function to the
 //! parent as a sorted list of slope changes, which the parent adds in `O(k log m)`.
 //! Adding `w_i |x_i - v|` is two range adds. The cap only touches what it must:
-//! - right of the last decreasing gap `q`, `g` is nondecreasing, so `S = g` and `f = g`;
-//! - left of the first increasing gap `d`, `g` is nonincreasing, so `S` is constant
-//!   there and the cap flattens a prefix found by binary search;
-//! - only the pieces between `d` and `q` are swept one by one: on a linear piece `[a, b]`
-//!   `f = min(g, gamma + S(b))`, a cut at a constant level that crosses the piece at most
-//!   once (a crossing between two ranks becomes a breakpoint at each of them).
+//! right of the last decreasing gap `g` is nondecreasing, so `S = g` and `f = g`; left
+//! of it the function is walked one *monotone run* at a time (found by min/max-slope
+//! descents), and on a run `[a, b]` the step is `min(g, gamma + S(b))`, which caps a
+//! prefix (falling run) or a suffix (rising run) found by one prefix-sum descent and
+//! written back as one range assign. Short heavy paths (under 64 nodes) skip the
+//! segment tree and sweep their whole breakpoint list instead: on a linear piece
+//! `[a, b]` the step is a cut at the constant level `gamma + S(b)`, crossing the piece
+//! at most once (a crossing between two ranks becomes a breakpoint at each of them).
 //!
 //! Where the cap binds, the node starts a new segment at the rank attaining `S`; these
 //! capped rank runs are all the top-down reconstruction needs.
@@ -376,24 +378,24 @@ const LONG_PATH: usize = 64;
 ///
 /// # Complexity
 /// `n` nodes, `m <= n` distinct scores, `K_i` the number of breakpoints of `g_i`
-/// (at most `min(m, 2 * subtree size)` in practice), `P_i` the number of its linear
-/// pieces between its first increasing and its last decreasing gap.
+/// (at most `min(m, 2 * subtree size)` in practice), `R_i` the number of monotone runs
+/// of `g_i` left of its last decreasing gap.
 /// - Heavy paths shorter than 64 nodes sweep the whole function at every node:
-///   `O(K_i log d_i)` (sorting the children's sorted runs) plus `O(K_i)`.
-/// - Longer paths keep the function in the segment tree: `O(log m)` per node for the
-///   two range adds, the searches and the prefix cut, plus `O(P_i log m)` for the swept
-///   pieces.
+///   `O(K_i log d_i)` (sorting `d_i` children's sorted runs) plus `O(K_i)`.
+/// - Longer paths keep the function in the segment tree: `O((1 + R_i) log m)` per node
+///   (range adds, one search, one prefix sum, at most one descent and two range
+///   assigns per run).
 /// - Handing a finished path's function of `k` breakpoints to its parent costs
 ///   `O(k log m)` (or `O(k)` on a short path); by heavy-light decomposition a
 ///   breakpoint is handed up at most `log2 n` times.
 ///
 /// So time is `O(n log n log m + sum_i cost_i)` with `cost_i` as above. The worst case
-/// is `O(n m log m)`, i.e. `O(n^2 log n)`, no better than the table: `P_i` reaches `m`
-/// when `g_i` oscillates across the whole range on a long path, and `K_i` reaches `m`
-/// at every node of a short path under a large subtree. Measured (README): DOM-like and
-/// random trees grow about like `n log n`; paths with sorted scores or with one huge
-/// segment likewise; a path of classifier-like noisy scores grows about like `n^1.5`
-/// and misses the 100 ms target at `n = 100,000`.
+/// is still quadratic, `O(n m log m)`: `R_i` can reach `m` when `g_i` oscillates across
+/// the whole score range on a long path, and `K_i` can reach `m` at every node of a
+/// short path under a large subtree. Measured (README): DOM-like and random trees grow
+/// about like `n log n`; paths with sorted scores, with one huge segment, and with
+/// classifier-like noisy scores (about 3.3 runs per node at `n = 100,000`) grow
+/// near-linearly too, with the segment tree's larger constant.
 ///
 /// Memory is `O(n + m)`, never `O(n m)`: about 30 bytes per node, the live
 /// light-child breakpoint lists (16 bytes each), 12 bytes per capped run kept for the
