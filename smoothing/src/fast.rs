@@ -1,5 +1,6 @@
-//! The production solver: the same recurrence as [`crate::reference`], with each cost
-//! function kept as slopes over the gaps between consecutive distinct scores.
+//! The production solver: the same recurrence as
+//! [`crate::reference`](mod@crate::reference), with each cost function kept as slopes
+//! over the gaps between consecutive distinct scores.
 //!
 //! For a node `i` whose parent takes value `u`, the subtree's cheapest cost is
 //!

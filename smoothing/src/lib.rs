@@ -15,9 +15,9 @@
 //!
 //! # Main items
 //! - [`solve`]: the fast exact solver, memory linear in the input (see its `# Complexity`).
-//! - [`reference`]: the paper's `BuildError`/`IsotoneSmooth` table, `O(n^2)` time and
+//! - [`reference`](mod@reference): the paper's `BuildError`/`IsotoneSmooth` table, `O(n^2)` time and
 //!   memory, kept as the oracle.
-//! - [`brute`]: exhaustive search over trees of at most 7 nodes (a test oracle).
+//! - [`brute`](mod@brute): exhaustive search over trees of at most 7 nodes (a test oracle).
 //! - [`Smoothed`]: the output; [`SmoothError`]: why an input was rejected.
 //!
 //! Trees are given as parent indices: `parent[i]` is the parent of node `i`, and the
