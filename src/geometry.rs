@@ -14,7 +14,8 @@
 //! - Replaced elements (img, iframe, video, canvas, embed, object, svg, audio, input) take
 //!   their `width`/`height` (attributes or inline style; px, or % of the available width), or
 //!   the defaults in [`LayoutOptions`]; one given dimension scales the other by the default's
-//!   aspect ratio, and a box narrower than asked for keeps its aspect ratio.
+//!   aspect ratio; a box fitted to a narrower band, or given a % width, keeps its aspect
+//!   ratio but never grows taller than its intrinsic height.
 //! - A table row shares its width among its cells in proportion to `colspan`, after cells with
 //!   an explicit width took theirs; the row is as tall as its tallest cell and every cell is
 //!   stretched to it.
@@ -772,8 +773,10 @@ impl Work<'_> {
                 Disp::Replaced => {
                     let (iw, ih) = self.replaced_size(i);
                     let w = self.rect[i].w;
+                    // A fitted or %-wide box keeps the aspect ratio but never grows taller
+                    // than asked for: a `width=100%` icon must not become a 1264-px banner.
                     self.rect[i].h = if iw > 0.0 && (w - iw).abs() > 0.01 {
-                        ih * w / iw
+                        ih * (w / iw).min(1.0)
                     } else {
                         ih
                     };

@@ -103,6 +103,9 @@ fn images_take_their_size() {
     assert_rect(l.rects[id(&d, "p")], 8.0, 228.0, 1264.0, 40.0);
     // Too wide for its container: fitted, aspect ratio kept.
     assert_rect(l.rects[id(&d, "e")], 8.0, 268.0, 100.0, 50.0);
+    // A %-wide image without a height never grows taller than the default.
+    let (d, l) = lay("<body><img id=i width=100% height=auto></body>");
+    assert_rect(l.rects[id(&d, "i")], 8.0, 8.0, 1264.0, 100.0);
 }
 
 #[test]
