@@ -4,7 +4,8 @@
 //! ```text
 //! cargo run --release -p smoothing --example profile -- SHAPE N [fast|reference]
 //! ```
-//! SHAPE is `random`, `dom`, `chain`, `chain-sorted` or `chain-one-segment`.
+//! SHAPE is `random`, `dom`, `chain`, `chain-sorted`, `chain-one-segment` or
+//! `chain-uniform`.
 
 #[path = "../benches/common/shapes.rs"]
 mod shapes;

@@ -26,6 +26,7 @@ pub fn build(name: &str, n: usize, seed: u64) -> Tree {
         "chain" => chain(n, seed),
         "chain-sorted" => chain_sorted(n),
         "chain-one-segment" => chain_one_segment(n, seed),
+        "chain-uniform" => chain_uniform(n, seed),
         _ => panic!("unknown shape {name}"),
     }
 }
@@ -165,4 +166,13 @@ pub fn chain_one_segment(n: usize, seed: u64) -> Tree {
         w: vec![1.0; n],
         gamma: vec![1e9; n],
     }
+}
+
+/// A path with uniform scores: many segments, cost functions with many wiggles.
+pub fn chain_uniform(n: usize, seed: u64) -> Tree {
+    let mut rng = Rng(seed);
+    let parent = (0..n).map(|i| if i == 0 { NO_PARENT } else { i - 1 }).collect();
+    let x = (0..n).map(|_| rng.f64()).collect();
+    let (w, gamma) = weights(n, &mut rng);
+    Tree { parent, x, w, gamma }
 }
