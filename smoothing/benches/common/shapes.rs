@@ -171,8 +171,15 @@ pub fn chain_one_segment(n: usize, seed: u64) -> Tree {
 /// A path with uniform scores: many segments, cost functions with many wiggles.
 pub fn chain_uniform(n: usize, seed: u64) -> Tree {
     let mut rng = Rng(seed);
-    let parent = (0..n).map(|i| if i == 0 { NO_PARENT } else { i - 1 }).collect();
+    let parent = (0..n)
+        .map(|i| if i == 0 { NO_PARENT } else { i - 1 })
+        .collect();
     let x = (0..n).map(|_| rng.f64()).collect();
     let (w, gamma) = weights(n, &mut rng);
-    Tree { parent, x, w, gamma }
+    Tree {
+        parent,
+        x,
+        w,
+        gamma,
+    }
 }
