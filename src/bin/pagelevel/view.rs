@@ -1,0 +1,66 @@
+//! `pagelevel view`: one page as a self-contained HTML file with its segments outlined.
+
+use std::path::PathBuf;
+
+use anyhow::Context as _;
+use pagelevel::pipeline::analyze;
+use pagelevel::view::{render, ViewOptions};
+use pagelevel::{Limits, Page};
+
+use crate::pipeline_args::PipelineArgs;
+
+/// Arguments of `pagelevel view`.
+#[derive(clap::Args)]
+pub struct Args {
+    /// The HTML page (.html or .html.gz).
+    page: PathBuf,
+    /// Where to write the view (an HTML file; no JavaScript in it).
+    #[arg(short = 'o', long = "output")]
+    output: PathBuf,
+    /// The page's URL (for the intra-site link feature).
+    #[arg(long)]
+    url: Option<String>,
+    /// Also draw each segment's estimated box (what the classifier saw) as a dashed layer.
+    #[arg(long)]
+    boxes_overlay: bool,
+    /// Drop the page's own stylesheets and style attributes.
+    #[arg(long)]
+    no_page_styles: bool,
+    /// Let the page load remote stylesheets, images and fonts (scripts stay blocked).
+    #[arg(long)]
+    allow_remote: bool,
+    #[command(flatten)]
+    pipeline: PipelineArgs,
+}
+
+pub fn run(args: Args) -> anyhow::Result<usize> {
+    let model = args.pipeline.model()?;
+    let opts = args.pipeline.options();
+    let page = match Page::from_path(&args.page, args.url.as_deref(), &Limits::default()) {
+        Ok(p) => p,
+        // The read error already names the path.
+        Err(e @ pagelevel::Error::Io { .. }) => return Err(e.into()),
+        Err(e) => return Err(anyhow::Error::new(e).context(args.page.display().to_string())),
+    };
+    let analysis = analyze(page, &model, &opts);
+    let view = ViewOptions {
+        label: args.page.display().to_string(),
+        variant: opts.segment.variant,
+        threshold: opts.segment.threshold,
+        boxes_overlay: args.boxes_overlay,
+        page_styles: !args.no_page_styles,
+        allow_remote: args.allow_remote,
+    };
+    let html = render(&analysis, &view);
+    std::fs::write(&args.output, html)
+        .with_context(|| format!("{}: cannot write", args.output.display()))?;
+    let segs = &analysis.segmentation.segments;
+    eprintln!(
+        "{}: {} segments ({} template) -> {}",
+        args.page.display(),
+        segs.len(),
+        segs.iter().filter(|s| s.template).count(),
+        args.output.display()
+    );
+    Ok(0)
+}
