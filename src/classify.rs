@@ -8,7 +8,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::features::{f, FeatureMatrix, COUNT, NAMES};
+use crate::features::{f, FeatureMatrix, NAMES};
 use crate::{Error, Result};
 
 /// The model format's name, checked on load.
@@ -34,6 +34,12 @@ pub const LOG_FEATURES: &[usize] = &[
     f::PREV_TEXT_DENSITY,
     f::NEXT_TEXT_DENSITY,
     f::LINKS_PER_WORD,
+    f::DEPTH,
+    f::SIBLING_RUN,
+    f::SAME_TAG_SIBLINGS,
+    f::PARAGRAPHS_PER_100_WORDS,
+    f::IMAGES_PER_100_WORDS,
+    f::FORM_CONTROLS,
 ];
 
 /// One bucket's regression.
@@ -64,8 +70,11 @@ pub struct Model {
     pub format: String,
     /// Always [`VERSION`].
     pub version: u32,
-    /// Feature names in column order; must equal [`NAMES`].
+    /// Names of the features the regressions use, in column order (a subset of [`NAMES`]).
     pub features: Vec<String>,
+    /// Indices of `features` into a feature row, resolved on load.
+    #[serde(skip)]
+    pub columns: Vec<usize>,
     /// Ascending area edges in px²: bucket k holds areas below `edges[k]`, the last the rest.
     pub bucket_edges: Vec<f64>,
     /// The regressions, one per bucket.
@@ -90,18 +99,15 @@ impl Model {
     /// [`Error::Model`] when the JSON is malformed, of another format or version, or its
     /// feature list or shapes do not match this build.
     pub fn from_json(json: &str) -> Result<Model> {
-        let m: Model = serde_json::from_str(json).map_err(|e| Error::Model(e.to_string()))?;
+        let mut m: Model = serde_json::from_str(json).map_err(|e| Error::Model(e.to_string()))?;
         if m.format != FORMAT || m.version != VERSION {
             return Err(Error::Model(format!(
                 "format {} v{} is not {FORMAT} v{VERSION}",
                 m.format, m.version
             )));
         }
-        if m.features.len() != COUNT || m.features.iter().zip(NAMES).any(|(a, b)| a != b) {
-            return Err(Error::Model(
-                "feature list differs from this build's; retrain with `pagelevel train`".into(),
-            ));
-        }
+        m.columns = columns_of(&m.features)?;
+        let k = m.columns.len();
         if m.buckets.len() != m.bucket_edges.len() + 1 {
             return Err(Error::Model(format!(
                 "{} buckets for {} edges",
@@ -109,9 +115,9 @@ impl Model {
                 m.bucket_edges.len()
             )));
         }
-        for (k, b) in m.buckets.iter().enumerate() {
-            if b.mean.len() != COUNT || b.std.len() != COUNT || b.coef.len() != COUNT {
-                return Err(Error::Model(format!("bucket {k}: wrong number of values")));
+        for (j, b) in m.buckets.iter().enumerate() {
+            if b.mean.len() != k || b.std.len() != k || b.coef.len() != k {
+                return Err(Error::Model(format!("bucket {j}: wrong number of values")));
             }
         }
         Ok(m)
@@ -126,8 +132,8 @@ impl Model {
     pub fn score(&self, row: &[f32]) -> f32 {
         let b = &self.buckets[self.bucket(row[f::AREA])];
         let mut z = b.intercept;
-        for k in 0..COUNT {
-            z += b.coef[k] * (transform(k, row[k]) - b.mean[k]) / b.std[k];
+        for (j, &k) in self.columns.iter().enumerate() {
+            z += b.coef[j] * (transform(k, row[k]) - b.mean[j]) / b.std[j];
         }
         sigmoid(z) as f32
     }
@@ -147,6 +153,21 @@ impl Model {
             })
             .collect()
     }
+}
+
+/// Resolves feature names to row indices.
+///
+/// # Errors
+/// [`Error::Model`] for a name this build does not compute.
+pub fn columns_of(names: &[String]) -> Result<Vec<usize>> {
+    names
+        .iter()
+        .map(|n| {
+            NAMES.iter().position(|m| m == n).ok_or_else(|| {
+                Error::Model(format!("unknown feature {n:?}; retrain with `pagelevel train`"))
+            })
+        })
+        .collect()
 }
 
 /// The bucket index of `area` for ascending `edges`.
@@ -173,14 +194,21 @@ pub fn sigmoid(z: f64) -> f64 {
 
 /// Fits one bucket's regression on transformed rows `x` (each `COUNT` long) with labels `y`
 /// (true = template): standardises, balances the classes by deterministic down-sampling of
-/// the larger class, and fits smartcore's L2-regularised logistic regression.
+/// the larger class (at most `max_per_class` each), and fits smartcore's L2-regularised logistic regression.
 ///
 /// # Errors
 /// [`Error::Model`] when a class is missing or smartcore fails.
 ///
 /// # Complexity
 /// O(s · COUNT · iterations) for s samples.
-pub fn fit_bucket(x: &[Vec<f64>], y: &[bool], alpha: f64, seed: u64) -> Result<BucketModel> {
+pub fn fit_bucket(
+    x: &[Vec<f64>],
+    y: &[bool],
+    alpha: f64,
+    seed: u64,
+    max_per_class: usize,
+) -> Result<BucketModel> {
+    let dim = x.first().map_or(0, Vec::len);
     use smartcore::linalg::basic::arrays::Array;
     use smartcore::linalg::basic::matrix::DenseMatrix;
     use smartcore::linear::logistic_regression::{
@@ -196,15 +224,15 @@ pub fn fit_bucket(x: &[Vec<f64>], y: &[bool], alpha: f64, seed: u64) -> Result<B
             neg.len()
         )));
     }
-    let n = pos.len().min(neg.len());
+    let n = pos.len().min(neg.len()).min(max_per_class);
     let mut rows: Vec<usize> = sample(&pos, n, seed);
     rows.extend(sample(&neg, n, seed ^ 0x9e37_79b9_7f4a_7c15));
     rows.sort_unstable();
 
-    let mut mean = vec![0.0; COUNT];
-    let mut std = vec![0.0; COUNT];
+    let mut mean = vec![0.0; dim];
+    let mut std = vec![0.0; dim];
     for &r in &rows {
-        for k in 0..COUNT {
+        for k in 0..dim {
             mean[k] += x[r][k];
         }
     }
@@ -212,7 +240,7 @@ pub fn fit_bucket(x: &[Vec<f64>], y: &[bool], alpha: f64, seed: u64) -> Result<B
         *m /= rows.len() as f64;
     }
     for &r in &rows {
-        for k in 0..COUNT {
+        for k in 0..dim {
             std[k] += (x[r][k] - mean[k]).powi(2);
         }
     }
@@ -224,14 +252,14 @@ pub fn fit_bucket(x: &[Vec<f64>], y: &[bool], alpha: f64, seed: u64) -> Result<B
     }
     let data: Vec<Vec<f64>> = rows
         .iter()
-        .map(|&r| (0..COUNT).map(|k| (x[r][k] - mean[k]) / std[k]).collect())
+        .map(|&r| (0..dim).map(|k| (x[r][k] - mean[k]) / std[k]).collect())
         .collect();
     let labels: Vec<i32> = rows.iter().map(|&r| y[r] as i32).collect();
     let matrix = DenseMatrix::from_2d_vec(&data).map_err(|e| Error::Model(e.to_string()))?;
     let params = LogisticRegressionParameters::default().with_alpha(alpha);
     let lr = LogisticRegression::fit(&matrix, &labels, params)
         .map_err(|e| Error::Model(e.to_string()))?;
-    let coef: Vec<f64> = (0..COUNT).map(|k| *lr.coefficients().get((0, k))).collect();
+    let coef: Vec<f64> = (0..dim).map(|k| *lr.coefficients().get((0, k))).collect();
     let intercept = *lr.intercept().get((0, 0));
     Ok(BucketModel {
         mean,
@@ -313,7 +341,7 @@ mod tests {
     fn embedded_model_loads() {
         let m = Model::embedded();
         assert_eq!(m.buckets.len(), BUCKETS);
-        let row = vec![0.0f32; COUNT];
+        let row = vec![0.0f32; crate::features::COUNT];
         let s = m.score(&row);
         assert!((0.0..=1.0).contains(&s));
     }
@@ -324,19 +352,19 @@ mod tests {
         let mut x = Vec::new();
         let mut y = Vec::new();
         for i in 0..400 {
-            let mut row = vec![0.0; COUNT];
+            let mut row = vec![0.0; crate::features::COUNT];
             let ld = (i % 100) as f64 / 100.0;
             row[f::LINK_DENSITY] = ld;
             row[f::NUM_WORDS] = ((i * 37) % 11) as f64;
             x.push(row);
             y.push(ld > 0.5);
         }
-        let b = fit_bucket(&x, &y, 0.0, 7).unwrap();
+        let b = fit_bucket(&x, &y, 0.0, 7, usize::MAX).unwrap();
         assert!(b.coef[f::LINK_DENSITY] > 1.0, "{:?}", b.coef);
         let scores: Vec<f64> = x
             .iter()
             .map(|r| {
-                let z: f64 = (0..COUNT).map(|k| b.coef[k] * (r[k] - b.mean[k]) / b.std[k]).sum();
+                let z: f64 = (0..crate::features::COUNT).map(|k| b.coef[k] * (r[k] - b.mean[k]) / b.std[k]).sum();
                 sigmoid(z + b.intercept)
             })
             .collect();

@@ -58,6 +58,49 @@ features! {
     NEXT_LINK_DENSITY = "next_link_density": "Leaf blocks: link density of the next block; 0 otherwise.",
     NEXT_TEXT_DENSITY = "next_text_density": "Leaf blocks: text density of the next block; 0 otherwise.",
     BLOCK_CONTENT_SHARE = "block_content_share": "Share of the subtree's words in blocks the boilerpipe classifier calls content, 0..1; 0 with no words.",
+    CLS_NAV = "cls_nav": "1 when the node's tag, role, id or class names navigation (nav, menu, breadcrumb, toolbar), else 0.",
+    CLS_HEADER = "cls_header": "1 when tag/role/id/class names a page header (header, masthead, banner, topbar), else 0.",
+    CLS_FOOTER = "cls_footer": "1 when tag/role/id/class names a footer (footer, copyright, colophon, contentinfo), else 0.",
+    CLS_SIDEBAR = "cls_sidebar": "1 when tag/role/id/class names a sidebar (aside, sidebar, rail, widget, complementary), else 0.",
+    CLS_COMMENT = "cls_comment": "1 when id/class names comments (comment, reply, discussion, disqus, respond), else 0.",
+    CLS_SHARE = "cls_share": "1 when id/class names sharing (share, social, facebook, twitter, follow), else 0.",
+    CLS_RELATED = "cls_related": "1 when id/class names related or promoted links (related, recommend, popular, trending, teaser, promo, more), else 0.",
+    CLS_AD = "cls_ad": "1 when id/class names ads (ad, ads, advert, sponsor, dfp, gpt, doubleclick), else 0.",
+    CLS_POPUP = "cls_popup": "1 when id/class names overlays (cookie, consent, gdpr, popup, modal, newsletter, subscribe, signup), else 0.",
+    CLS_CONTENT = "cls_content": "1 when tag/role/id/class names main content (main, article, content, post, entry, story, body, text), else 0.",
+    CLS_META = "cls_meta": "1 when id/class names metadata (author, byline, date, meta, tags, category, caption), else 0.",
+    CLS_TITLE = "cls_title": "1 when id/class names a title (title, headline, heading), else 0.",
+    CLS_HIDDEN = "cls_hidden": "1 when id/class names screen-reader or skip text (skip, sr-only, visually-hidden, screen-reader), else 0.",
+    CLS_PAGER = "cls_pager": "1 when id/class names pagination (pagination, pager, paging, next, prev), else 0.",
+    CLS_ACCOUNT = "cls_account": "1 when id/class names search or account controls (search, login, signin, account, cart, basket), else 0.",
+    CLS_PRODUCT = "cls_product": "1 when id/class names product or listing items (price, product, item, card, listing, offer), else 0.",
+    CLS_FORUM = "cls_forum": "1 when id/class names forum posts (message, thread, postbody, avatar, signature, quote, bbcode), else 0.",
+    IN_NAV = "in_nav": "1 when the node or an ancestor has cls_nav, else 0.",
+    IN_HEADER = "in_header": "1 when the node or an ancestor has cls_header, else 0.",
+    IN_FOOTER = "in_footer": "1 when the node or an ancestor has cls_footer, else 0.",
+    IN_SIDEBAR = "in_sidebar": "1 when the node or an ancestor has cls_sidebar, else 0.",
+    IN_COMMENT = "in_comment": "1 when the node or an ancestor has cls_comment, else 0.",
+    IN_SHARE = "in_share": "1 when the node or an ancestor has cls_share, else 0.",
+    IN_RELATED = "in_related": "1 when the node or an ancestor has cls_related, else 0.",
+    IN_AD = "in_ad": "1 when the node or an ancestor has cls_ad, else 0.",
+    IN_POPUP = "in_popup": "1 when the node or an ancestor has cls_popup, else 0.",
+    IN_CONTENT = "in_content": "1 when the node or an ancestor has cls_content, else 0.",
+    IN_META = "in_meta": "1 when the node or an ancestor has cls_meta, else 0.",
+    IN_FORUM = "in_forum": "1 when the node or an ancestor has cls_forum, else 0.",
+    IN_PRODUCT = "in_product": "1 when the node or an ancestor has cls_product, else 0.",
+    IN_LANDMARK_MAIN = "in_landmark_main": "1 inside a <main> or <article> element or role=main/article, else 0.",
+    DOC_POSITION = "doc_position": "Words before the node's first word / page words, 0..1 (position in document order); 0 on a page without words.",
+    TEXT_SHARE = "text_share": "The subtree's words / the page's words, 0..1; 0 on a page without words.",
+    DEPTH = "depth": "Depth below the document root, in elements.",
+    SIBLING_RUN = "sibling_run": "Longest run of consecutive same-tag element siblings among the node's children (lists, grids), 0 with no element children.",
+    SAME_TAG_SIBLINGS = "same_tag_siblings": "Element siblings sharing the node's tag (including itself), 1 for an only child.",
+    STOP_WORD_SHARE = "stop_word_share": "Share of the subtree's words that are common function words (the, and, of, …), 0..1; 0 with no words.",
+    PUNCTUATION_DENSITY = "punctuation_density": "Sentence punctuation (. , ; : ! ?) per word, 0 with no words.",
+    HEADING_WORD_SHARE = "heading_word_share": "Share of the subtree's words inside h1–h6, 0..1; 0 with no words.",
+    PARAGRAPHS_PER_100_WORDS = "paragraphs_per_100_words": "<p> elements in the subtree per 100 words; 0 with no words.",
+    LIST_ITEM_WORD_SHARE = "list_item_word_share": "Share of the subtree's words inside <li>, 0..1; 0 with no words.",
+    IMAGES_PER_100_WORDS = "images_per_100_words": "Visible <img> elements in the subtree per 100 words (images when no words: the count itself).",
+    FORM_CONTROLS = "form_controls": "Form controls (input, button, select, textarea) in the subtree, log-scaled by the model.",
 }
 
 /// Feature rows for all nodes, row-major (`COUNT` values per node).
@@ -82,6 +125,9 @@ impl FeatureMatrix {
         self.data.is_empty()
     }
 }
+
+/// Number of the paper's features (the first columns); the rest are pagelevel's additions.
+pub const PAPER_COUNT: usize = f::BLOCK_CONTENT_SHARE + 1;
 
 /// Counts summed over a node's subtree (visible text only).
 #[derive(Debug, Clone, Copy, Default)]
@@ -108,6 +154,20 @@ pub struct Counts {
     pub sentences: u32,
     /// Bit k set when title word k occurs (up to 64 title words).
     pub title_mask: u64,
+    /// Common function words.
+    pub stop_words: u32,
+    /// Sentence punctuation marks.
+    pub punctuation: u32,
+    /// Words inside h1–h6.
+    pub heading_words: u32,
+    /// Words inside li.
+    pub list_words: u32,
+    /// `<p>` elements.
+    pub paragraphs: u32,
+    /// Visible `<img>` elements.
+    pub images: u32,
+    /// Form controls.
+    pub controls: u32,
 }
 
 /// Settings of the feature stage.
@@ -184,6 +244,17 @@ pub fn compute_with_layout(
         wrapped[p].1 += wrapped[i].1;
     }
 
+    let (cls, cls_in, in_main) = class_groups(dom);
+    let runs = sibling_runs(dom);
+    // Words before each node in document order: a running total over text nodes.
+    let mut words_before = vec![0u32; n];
+    let mut seen = 0u32;
+    for i in 0..n {
+        words_before[i] = seen;
+        if dom.node(i).kind == Kind::Text {
+            seen += counts[i].words;
+        }
+    }
     let page = layout.page;
     let (pw, ph) = (page.w.max(1.0), page.h.max(1.0));
     let page_area = pw * ph;
@@ -237,6 +308,32 @@ pub fn compute_with_layout(
             }
         }
         row[f::BLOCK_CONTENT_SHARE] = share[i];
+        let groups = cls[i];
+        let inherited = cls_in[i];
+        for g in 0..CLS_GROUPS {
+            row[f::CLS_NAV + g] = ((groups >> g) & 1) as f32;
+        }
+        for (k, g) in INHERITED_GROUPS.iter().enumerate() {
+            row[f::IN_NAV + k] = ((inherited >> g) & 1) as f32;
+        }
+        row[f::IN_LANDMARK_MAIN] = in_main[i] as u8 as f32;
+        let page_words = counts[0].words as f32;
+        row[f::DOC_POSITION] = ratio(words_before[i] as f32, page_words);
+        row[f::TEXT_SHARE] = ratio(words, page_words);
+        row[f::DEPTH] = dom.node(i).depth as f32;
+        row[f::SIBLING_RUN] = runs[i].0 as f32;
+        row[f::SAME_TAG_SIBLINGS] = runs[i].1 as f32;
+        row[f::STOP_WORD_SHARE] = ratio(c.stop_words as f32, words);
+        row[f::PUNCTUATION_DENSITY] = ratio(c.punctuation as f32, words);
+        row[f::HEADING_WORD_SHARE] = ratio(c.heading_words as f32, words);
+        row[f::PARAGRAPHS_PER_100_WORDS] = ratio(100.0 * c.paragraphs as f32, words);
+        row[f::LIST_ITEM_WORD_SHARE] = ratio(c.list_words as f32, words);
+        row[f::IMAGES_PER_100_WORDS] = if c.words == 0 {
+            c.images as f32
+        } else {
+            100.0 * c.images as f32 / words
+        };
+        row[f::FORM_CONTROLS] = c.controls as f32;
     }
     PageFeatures {
         visible,
@@ -274,14 +371,28 @@ fn clamp01(v: f32) -> f32 {
 fn count(dom: &Dom, visible: &[bool], title: &TitleWords, site: Option<&str>) -> Vec<Counts> {
     let n = dom.len();
     let mut in_link = vec![false; n];
+    // Bit 0: inside a heading; bit 1: inside a list item.
+    let mut inside = vec![0u8; n];
     let mut counts = vec![Counts::default(); n];
     for i in 1..n {
         let node = dom.node(i);
         let p = node.parent as usize;
         let is_link = node.kind == Kind::Element && node.tag == Tag::A && !node.foreign;
         in_link[i] = in_link[p] || is_link;
+        inside[i] = inside[p]
+            | (node.kind == Kind::Element && node.tag.is_heading()) as u8
+            | (((node.kind == Kind::Element && node.tag == Tag::LI) as u8) << 1);
         if !visible[i] {
             continue;
+        }
+        if node.kind == Kind::Element && !node.foreign {
+            let c = &mut counts[i];
+            match node.tag {
+                Tag::P => c.paragraphs = 1,
+                Tag::IMG => c.images = 1,
+                Tag::INPUT | Tag::BUTTON | Tag::SELECT | Tag::TEXTAREA => c.controls = 1,
+                _ => {}
+            }
         }
         match node.kind {
             Kind::Element if is_link => {
@@ -300,6 +411,12 @@ fn count(dom: &Dom, visible: &[bool], title: &TitleWords, site: Option<&str>) ->
                 if in_link[i] {
                     c.linked_words = c.words;
                     c.linked_chars = c.chars;
+                }
+                if inside[i] & 1 != 0 {
+                    c.heading_words = c.words;
+                }
+                if inside[i] & 2 != 0 {
+                    c.list_words = c.words;
                 }
             }
             _ => {}
@@ -320,6 +437,13 @@ fn count(dom: &Dom, visible: &[bool], title: &TitleWords, site: Option<&str>) ->
         pc.word_chars += c.word_chars;
         pc.sentences += c.sentences;
         pc.title_mask |= c.title_mask;
+        pc.stop_words += c.stop_words;
+        pc.punctuation += c.punctuation;
+        pc.heading_words += c.heading_words;
+        pc.list_words += c.list_words;
+        pc.paragraphs += c.paragraphs;
+        pc.images += c.images;
+        pc.controls += c.controls;
     }
     counts
 }
@@ -343,17 +467,36 @@ fn scan_text(s: &str, title: &TitleWords, c: &mut Counts) {
         } else if in_word {
             c.word_chars += word_len;
             c.title_mask |= title.bit(h);
+            c.stop_words += is_stop_hash(h) as u32;
         }
         if matches!(ch, '.' | '!' | '?' | '。' | '！' | '？') && in_word {
             c.sentences += 1;
         }
+        c.punctuation += matches!(ch, '.' | ',' | ';' | ':' | '!' | '?' | '。' | '，' | '、') as u32;
         c.chars += !ch.is_whitespace() as u32;
         in_word = is_w;
     }
     if in_word {
         c.word_chars += word_len;
         c.title_mask |= title.bit(h);
+        c.stop_words += is_stop_hash(h) as u32;
     }
+}
+
+/// Whether a lowercase-word hash is one of [`STOP_WORDS`].
+fn is_stop_hash(h: u64) -> bool {
+    static HASHES: std::sync::OnceLock<Vec<u64>> = std::sync::OnceLock::new();
+    HASHES
+        .get_or_init(|| {
+            let mut v: Vec<u64> = STOP_WORDS
+                .iter()
+                .map(|w| w.chars().fold(FNV_OFFSET, fold_lower))
+                .collect();
+            v.sort_unstable();
+            v
+        })
+        .binary_search(&h)
+        .is_ok()
 }
 
 const FNV_OFFSET: u64 = 0xcbf2_9ce4_8422_2325;
@@ -373,6 +516,168 @@ fn fold_lower(mut h: u64, ch: char) -> u64 {
         ch.to_lowercase().for_each(&mut push);
     }
     h
+}
+
+/// Number of class-name groups (`cls_*` features).
+const CLS_GROUPS: usize = f::CLS_FORUM - f::CLS_NAV + 1;
+/// The groups with an `in_*` feature, in `in_*` column order (indices into the groups).
+const INHERITED_GROUPS: [usize; 13] = [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 16, 15];
+
+/// Name prefixes per group, in `cls_*` column order. A token of an id or class matches a
+/// prefix when it starts with it; prefixes of up to three letters must match a whole token
+/// (or the token plus `s`), so `ad` matches `ad`/`ads` but not `address`.
+const GROUP_PREFIXES: [&[&str]; CLS_GROUPS] = [
+    &["nav", "menu", "breadcrumb", "toolbar", "topnav", "subnav"],
+    &["header", "masthead", "banner", "topbar", "branding"],
+    &["footer", "copyright", "colophon", "contentinfo", "bottom"],
+    &["sidebar", "aside", "rail", "widget", "complementary", "sidebox"],
+    &["comment", "reply", "replies", "discussion", "disqus", "respond"],
+    &["share", "sharing", "social", "facebook", "twitter", "follow"],
+    &["related", "recommend", "popular", "trending", "teaser", "promo", "more", "readmore"],
+    &["ad", "ads", "advert", "sponsor", "dfp", "gpt", "doubleclick", "adsense", "taboola", "outbrain"],
+    &["cookie", "consent", "gdpr", "popup", "modal", "newsletter", "subscribe", "signup", "overlay"],
+    &["main", "article", "content", "post", "entry", "story", "body", "text", "prose"],
+    &["author", "byline", "date", "meta", "tags", "category", "caption", "timestamp"],
+    &["title", "headline", "heading"],
+    &["skip", "sronly", "visuallyhidden", "screenreader", "offscreen"],
+    &["pagination", "pager", "paging", "next", "prev"],
+    &["search", "login", "signin", "account", "cart", "basket", "checkout"],
+    &["price", "product", "item", "card", "listing", "offer", "sku"],
+    &["message", "thread", "postbody", "avatar", "signature", "quote", "bbcode", "forum"],
+];
+
+/// Per node: its class-name group bits (own tag, role, id and class), the bits of it and its
+/// ancestors, and whether it lies in a main/article landmark. One top-down pass.
+///
+/// # Complexity
+/// O(n + total length of id and class values).
+fn class_groups(dom: &Dom) -> (Vec<u32>, Vec<u32>, Vec<bool>) {
+    let n = dom.len();
+    let mut own = vec![0u32; n];
+    let mut inherited = vec![0u32; n];
+    let mut in_main = vec![false; n];
+    for i in 1..n {
+        let node = dom.node(i);
+        let p = node.parent as usize;
+        if node.kind != Kind::Element {
+            inherited[i] = inherited[p];
+            in_main[i] = in_main[p];
+            continue;
+        }
+        let mut bits = 0u32;
+        let mut main = matches!(node.tag, Tag::MAIN | Tag::ARTICLE);
+        match node.tag {
+            Tag::NAV => bits |= 1 << 0,
+            Tag::HEADER => bits |= 1 << 1,
+            Tag::FOOTER => bits |= 1 << 2,
+            Tag::ASIDE => bits |= 1 << 3,
+            Tag::MAIN | Tag::ARTICLE => bits |= 1 << 9,
+            _ => {}
+        }
+        for (k, v) in dom.attrs(i) {
+            match k {
+                "id" | "class" => bits |= name_groups(v),
+                "role" => {
+                    let v = v.trim();
+                    main |= v.eq_ignore_ascii_case("main") || v.eq_ignore_ascii_case("article");
+                    bits |= name_groups(match v {
+                        "navigation" | "menubar" | "menu" => "nav",
+                        "banner" => "header",
+                        "contentinfo" => "footer",
+                        "complementary" => "aside",
+                        "main" | "article" => "main",
+                        "dialog" | "alertdialog" => "modal",
+                        "search" => "search",
+                        _ => "",
+                    });
+                }
+                _ => {}
+            }
+        }
+        own[i] = bits;
+        inherited[i] = inherited[p] | bits;
+        in_main[i] = in_main[p] || main;
+    }
+    (own, inherited, in_main)
+}
+
+/// The group bits of an id or class value: split into lowercase alphanumeric tokens
+/// (camelCase splits too) and match each against [`GROUP_PREFIXES`].
+fn name_groups(value: &str) -> u32 {
+    let mut bits = 0u32;
+    let mut token = String::new();
+    let mut flush = |t: &mut String| {
+        if !t.is_empty() {
+            for (g, prefixes) in GROUP_PREFIXES.iter().enumerate() {
+                if prefixes.iter().any(|p| {
+                    if p.len() <= 3 {
+                        t == p || (t.len() == p.len() + 1 && t.starts_with(p) && t.ends_with('s'))
+                    } else {
+                        t.starts_with(p)
+                    }
+                }) {
+                    bits |= 1 << g;
+                }
+            }
+            t.clear();
+        }
+    };
+    let mut prev_lower = false;
+    for ch in value.chars() {
+        if ch.is_ascii_alphanumeric() {
+            if ch.is_ascii_uppercase() && prev_lower {
+                flush(&mut token);
+            }
+            prev_lower = ch.is_ascii_lowercase();
+            token.push(ch.to_ascii_lowercase());
+        } else {
+            prev_lower = false;
+            flush(&mut token);
+        }
+    }
+    flush(&mut token);
+    bits
+}
+
+/// Per node: the longest run of consecutive same-tag element children, and the number of
+/// element siblings (itself included) with its tag. Two passes over each child list.
+///
+/// # Complexity
+/// O(n) with a stamp array over tags (no hashing, no per-node allocation).
+fn sibling_runs(dom: &Dom) -> Vec<(u32, u32)> {
+    let n = dom.len();
+    let mut out = vec![(0u32, 1u32); n];
+    let slots = crate::dom::tag::NAMES.len() + 1;
+    let mut stamp = vec![(u32::MAX, 0u32); slots];
+    let slot = |t: Tag| (t.0 as usize).min(slots - 1);
+    for i in 0..n {
+        if dom.node(i).first_child == NONE {
+            continue;
+        }
+        let (mut best, mut run, mut last) = (0u32, 0u32, None);
+        for c in dom.children(i) {
+            let node = dom.node(c);
+            if node.kind != Kind::Element {
+                continue;
+            }
+            run = if last == Some(node.tag) { run + 1 } else { 1 };
+            last = Some(node.tag);
+            best = best.max(run);
+            let s = &mut stamp[slot(node.tag)];
+            if s.0 != i as u32 {
+                *s = (i as u32, 0);
+            }
+            s.1 += 1;
+        }
+        out[i].0 = best;
+        for c in dom.children(i) {
+            let node = dom.node(c);
+            if node.kind == Kind::Element {
+                out[c].1 = stamp[slot(node.tag)].1;
+            }
+        }
+    }
+    out
 }
 
 /// English and a few other languages' most common function words, dropped from the title.

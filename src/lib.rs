@@ -4,10 +4,12 @@
 //! The pipeline's stages are modules named after what they do:
 //! `decode → dom → geometry → features → blocks → classify → segment → extract`.
 
+pub mod align;
 pub mod blocks;
 pub mod config;
 pub mod decode;
 pub mod error;
+pub mod evaluate;
 pub mod features;
 pub mod extract;
 pub mod geometry;
@@ -27,3 +29,4 @@ pub mod classify;
 pub mod segment;
 pub mod pipeline;
 pub mod train;
+pub mod view;

@@ -1,47 +1,129 @@
-//! Training the PageLevel classifier from SiteLevel labels (the paper's section 5.1).
+//! Training the classifier, and measuring it honestly out of fold.
 //!
-//! For every site with enough pages in the given manifests, SiteLevel(θ) labels each node
-//! template or not; each scored node (visible, in `<body>`, estimated area ≥ 2,000 px²) gives
-//! one sample: its transformed feature row and its label. Sites are split for validation by a
-//! hash of their name, so a site is never in both training and validation. The area-bucket
-//! edges are the quartiles of the training samples' areas. Everything is deterministic.
+//! Every page of the given manifests gives samples: one per scored node (visible, in
+//! `<body>`, estimated area ≥ 2,000 px², at most [`MAX_SAMPLES_PER_PAGE`] per page), with
+//! its feature row and up to two labels:
+//! - **SiteLevel** (the paper's section 5.1): on sites with at least `min_pages` pages in a
+//!   manifest, SiteLevel(θ) labels text nodes; a node is template when more than half of its
+//!   visible words are in template text. (SiteLevel's own element labels use an
+//!   85%-of-bytes rule that marks `<html>` and `<body>` template on pages heavy with
+//!   navigation and scripts; as targets those would teach the classifier that the smoothing
+//!   root is template, and monotone smoothing would take every node with it.)
+//! - **gold**: on pages with gold main text, the page's words are aligned with the gold
+//!   words ([`crate::align`]); a node is template when less than half of its words align.
+//!
+//! [`LabelSource::Both`] takes the gold label where there is one and SiteLevel's otherwise.
+//! Sites are assigned to folds by a hash of their name, so a site is never in both training
+//! and validation; [`cross_validate`] reports word-F1 on every page from a model that never
+//! saw its site. The area-bucket edges are the quartiles of the training samples' areas.
+//! Everything is deterministic.
 
 use std::path::PathBuf;
 
+use rayon::prelude::*;
+
+use crate::align::align;
 use crate::classify::{auc, bucket_of, fit_bucket, sigmoid, transform, BucketModel, Model};
-use crate::features::{self, f, FeatureOptions, COUNT, NAMES};
-use crate::manifest::Manifest;
+use crate::features::{self, FeatureOptions, COUNT, NAMES, PAPER_COUNT};
+use crate::manifest::{Entry, Manifest};
+use crate::metrics::{word_prf, Prf};
+use crate::pipeline::{analyze, Options};
 use crate::segment::DEFAULT_MIN_AREA;
-use crate::site::{group_manifest, run_site, Outcome, RunOptions};
-use crate::{Error, Result};
+use crate::site::{group_manifest, run_site, Outcome, RunOptions, SiteGroup};
+use crate::{Error, Page, Result};
 
 /// Most samples kept from one page (every k-th scored node), so large pages do not dominate.
-pub const MAX_SAMPLES_PER_PAGE: usize = 400;
+pub const MAX_SAMPLES_PER_PAGE: usize = 250;
+/// Most samples per class and bucket given to one regression (chosen deterministically).
+pub const MAX_PER_CLASS: usize = 25_000;
 /// L2 regularisation strength given to smartcore.
 pub const ALPHA: f64 = 1.0;
-/// One site in this many goes to validation.
-pub const VALIDATION_EVERY: u64 = 4;
+/// Number of folds (by site) for cross-validation.
+pub const FOLDS: u64 = 5;
+
+/// Which labels the classifier learns from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum LabelSource {
+    /// SiteLevel labels only (the paper).
+    Sitelevel,
+    /// Labels aligned from gold main text only.
+    Gold,
+    /// Gold where a page has it, SiteLevel elsewhere.
+    Both,
+}
+
+/// Which features the classifier uses.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum FeatureSet {
+    /// The paper's and boilerpipe's features (the first [`PAPER_COUNT`] columns).
+    Paper,
+    /// All features, including class names, landmarks and document position.
+    All,
+}
+
+impl FeatureSet {
+    /// The feature names of this set.
+    pub fn names(self) -> Vec<String> {
+        let k = match self {
+            FeatureSet::Paper => PAPER_COUNT,
+            FeatureSet::All => COUNT,
+        };
+        NAMES[..k].iter().map(|s| s.to_string()).collect()
+    }
+}
 
 /// Settings of a training run.
 #[derive(Debug, Clone)]
 pub struct TrainOptions {
-    /// Manifests whose sites provide labelled pages.
+    /// Manifests whose pages provide samples.
     pub manifests: Vec<PathBuf>,
     /// SiteLevel and limits settings.
     pub run: RunOptions,
+    /// Label source.
+    pub labels: LabelSource,
+    /// Feature set.
+    pub features: FeatureSet,
 }
 
-/// One labelled sample.
+/// One scored node of a page.
 #[derive(Debug, Clone)]
 pub struct Sample {
-    /// Site key (for the split).
-    pub site: String,
     /// Estimated area in px².
-    pub area: f64,
-    /// Transformed feature row.
-    pub x: Vec<f64>,
-    /// SiteLevel label: true = template.
-    pub template: bool,
+    pub area: f32,
+    /// Transformed features, all `COUNT` of them.
+    pub x: Vec<f32>,
+    /// SiteLevel label (true = template), when the page's site could be labelled.
+    pub sitelevel: Option<bool>,
+    /// Gold-alignment label, when the page has gold text and the node has words.
+    pub gold: Option<bool>,
+}
+
+/// One page's record.
+#[derive(Debug, Clone)]
+pub struct PageRecord {
+    /// Manifest entry.
+    pub entry: Entry,
+    /// Data root of its manifest.
+    pub root: PathBuf,
+    /// Site key.
+    pub site: String,
+    /// Its samples.
+    pub samples: Vec<Sample>,
+}
+
+impl PageRecord {
+    /// The fold of the page's site.
+    pub fn fold(&self) -> u64 {
+        fold_of(&self.site)
+    }
+}
+
+/// The fold of a site (a stable hash of its name).
+pub fn fold_of(site: &str) -> u64 {
+    let h = site.bytes().fold(0xcbf2_9ce4_8422_2325u64, |h, b| {
+        (h ^ b as u64).wrapping_mul(0x0100_0000_01b3)
+    });
+    h % FOLDS
 }
 
 /// Per-bucket validation figures.
@@ -61,49 +143,92 @@ pub struct BucketReport {
     pub auc: f64,
 }
 
-/// Collects samples from every site of the manifests that SiteLevel can label.
+/// Reads every page of the manifests and computes its samples and labels.
 ///
 /// # Errors
-/// A manifest that cannot be read. Pages that fail and sites with too few pages are skipped
-/// (reported on stderr).
-pub fn collect(opts: &TrainOptions) -> Result<Vec<Sample>> {
-    let mut samples = Vec::new();
+/// A manifest that cannot be read. Pages that fail are reported on stderr and skipped.
+pub fn collect(opts: &TrainOptions) -> Result<Vec<PageRecord>> {
+    let mut records = Vec::new();
     let fopts = FeatureOptions::default();
     for path in &opts.manifests {
         let m = Manifest::load(path, None)?;
+        let by_id: std::collections::HashMap<&str, &Entry> =
+            m.entries.iter().map(|e| (e.html.as_str(), e)).collect();
         for group in group_manifest(&m) {
-            if group.pages.len() < opts.run.sitelevel.min_pages {
-                continue;
+            let mut out: Vec<PageRecord> = Vec::new();
+            let entry_of = |p: &str| (*by_id[p]).clone();
+            let make = |page: &Page, labels: Option<&[bool]>, gold: Option<String>| {
+                page_samples(page, labels, gold.as_deref(), &fopts)
+            };
+            if group.pages.len() >= opts.run.sitelevel.min_pages {
+                run_site(
+                    &group,
+                    &opts.run,
+                    |p, page, labels| make(page, Some(labels), read_gold(p.gold.as_ref())),
+                    |p, outcome| match outcome {
+                        Outcome::Labelled(samples) => out.push(PageRecord {
+                            entry: entry_of(&p.path),
+                            root: m.root.clone(),
+                            site: group.name.clone(),
+                            samples,
+                        }),
+                        Outcome::Failed(e) => eprintln!("train: {}: {e}", p.path),
+                        Outcome::Skipped(_) => {}
+                    },
+                );
             }
-            let site = group.name.clone();
-            run_site(
-                &group,
-                &opts.run,
-                |_, page, labels| page_samples(page, labels, &fopts),
-                |p, outcome| match outcome {
-                    Outcome::Labelled(rows) => {
-                        samples.extend(rows.into_iter().map(|(area, x, template)| Sample {
-                            site: site.clone(),
-                            area,
-                            x,
-                            template,
-                        }))
-                    }
-                    Outcome::Failed(e) => eprintln!("train: {}: {e}", p.path),
-                    Outcome::Skipped(_) => {}
-                },
-            );
+            if out.is_empty() {
+                out = plain_pages(&group, &opts.run, &make, &entry_of, &m.root);
+            }
+            records.extend(out);
         }
     }
-    Ok(samples)
+    Ok(records)
 }
 
-/// The samples of one labelled page: (area, transformed row, label) per scored node.
+/// Computes a page's samples from its SiteLevel labels and gold text, when known.
+type MakeSamples<'a> = dyn Fn(&Page, Option<&[bool]>, Option<String>) -> Vec<Sample> + Sync + 'a;
+
+/// Pages of a site SiteLevel cannot label: samples with gold labels only.
+fn plain_pages(
+    group: &SiteGroup,
+    run: &RunOptions,
+    make: &MakeSamples<'_>,
+    entry_of: &(dyn Fn(&str) -> Entry + Sync),
+    root: &std::path::Path,
+) -> Vec<PageRecord> {
+    group
+        .pages
+        .par_iter()
+        .filter_map(|p| {
+            let page = match Page::from_path(&p.file, p.url.as_deref(), &run.limits) {
+                Ok(page) => page,
+                Err(e) => {
+                    eprintln!("train: {}: {e}", p.path);
+                    return None;
+                }
+            };
+            Some(PageRecord {
+                entry: entry_of(&p.path),
+                root: root.to_path_buf(),
+                site: group.name.clone(),
+                samples: make(&page, None, read_gold(p.gold.as_ref())),
+            })
+        })
+        .collect()
+}
+
+fn read_gold(path: Option<&PathBuf>) -> Option<String> {
+    path.and_then(|p| std::fs::read_to_string(p).ok())
+}
+
+/// The samples of one page: transformed rows of its scored nodes with their labels.
 fn page_samples(
-    page: &crate::Page,
-    labels: &[bool],
+    page: &Page,
+    labels: Option<&[bool]>,
+    gold: Option<&str>,
     fopts: &FeatureOptions,
-) -> Vec<(f64, Vec<f64>, bool)> {
+) -> Vec<Sample> {
     let dom = &page.dom;
     let pf = features::compute(dom, page.url.as_deref(), fopts);
     let Some(body) = dom.body() else {
@@ -117,133 +242,196 @@ fn page_samples(
                 && pf.layout.rects[i].area() >= DEFAULT_MIN_AREA
         })
         .collect();
-    // Training label: more than half of the node's visible words are in template-labelled
-    // text. SiteLevel's own element labels use an 85%-of-bytes rule that marks <html> and
-    // <body> template on pages heavy with navigation and scripts; as targets those would teach
-    // the classifier that the smoothing root is template, and monotone smoothing would then
-    // take every node with it.
+    // SiteLevel word shares: words in template-labelled text per subtree.
     let n = dom.len();
-    let mut words = vec![(0u32, 0u32); n];
-    for i in (1..n).rev() {
-        if dom.node(i).kind == crate::dom::Kind::Text && pf.visible[i] {
-            let w = crate::text::count_words(dom.text(i)) as u32;
-            words[i] = (w, if labels[i] { w } else { 0 });
+    let site_words = labels.map(|labels| {
+        let mut words = vec![(0u32, 0u32); n];
+        for i in (1..n).rev() {
+            if dom.node(i).kind == crate::dom::Kind::Text && pf.visible[i] {
+                let w = crate::text::count_words(dom.text(i)) as u32;
+                words[i].0 += w;
+                words[i].1 += if labels[i] { w } else { 0 };
+            }
+            let p = dom.node(i).parent as usize;
+            words[p].0 += words[i].0;
+            words[p].1 += words[i].1;
         }
-        let p = dom.node(i).parent as usize;
-        words[p].0 += words[i].0;
-        words[p].1 += words[i].1;
-    }
-    let label = |i: usize| {
-        let (w, t) = words[i];
-        if w == 0 {
-            labels[i]
-        } else {
-            2 * t > w
-        }
-    };
+        (words, labels)
+    });
+    let alignment = gold.map(|g| align(dom, &pf.visible, g));
     let step = nodes.len().div_ceil(MAX_SAMPLES_PER_PAGE).max(1);
     nodes
         .iter()
         .step_by(step)
         .map(|&i| {
             let row = pf.matrix.row(i);
-            let x = (0..COUNT).map(|k| transform(k, row[k])).collect();
-            (row[f::AREA] as f64, x, label(i))
+            Sample {
+                area: pf.layout.rects[i].area(),
+                x: (0..COUNT).map(|k| transform(k, row[k]) as f32).collect(),
+                sitelevel: site_words.as_ref().map(|(w, labels)| {
+                    let (all, t) = w[i];
+                    if all == 0 {
+                        labels[i]
+                    } else {
+                        2 * t > all
+                    }
+                }),
+                gold: alignment.as_ref().and_then(|a| a.share(i)).map(|s| s < 0.5),
+            }
         })
         .collect()
 }
 
-/// Whether a site goes to validation (a stable hash of its name).
-pub fn is_validation(site: &str) -> bool {
-    let h = site
-        .bytes()
-        .fold(0xcbf2_9ce4_8422_2325u64, |h, b| (h ^ b as u64).wrapping_mul(0x0100_0000_01b3));
-    h % VALIDATION_EVERY == 0
+/// The label a sample trains with under `source`, if any.
+pub fn label(s: &Sample, source: LabelSource) -> Option<bool> {
+    match source {
+        LabelSource::Sitelevel => s.sitelevel,
+        LabelSource::Gold => s.gold,
+        LabelSource::Both => s.gold.or(s.sitelevel),
+    }
 }
 
-/// Quartile edges of the samples' areas.
-pub fn quartile_edges(samples: &[Sample]) -> Vec<f64> {
-    let mut a: Vec<f64> = samples.iter().map(|s| s.area).collect();
-    a.sort_by(f64::total_cmp);
-    if a.is_empty() {
+/// Quartile edges of the areas.
+pub fn quartile_edges(areas: &mut [f32]) -> Vec<f64> {
+    areas.sort_by(f32::total_cmp);
+    if areas.is_empty() {
         return vec![1e4, 1e5, 1e6];
     }
-    (1..4).map(|q| a[(a.len() * q / 4).min(a.len() - 1)]).collect()
-}
-
-/// Fits one regression per bucket on `train` with the given edges.
-fn fit_all(train: &[&Sample], edges: &[f64]) -> Result<Vec<BucketModel>> {
-    (0..=edges.len())
-        .map(|b| {
-            let rows: Vec<&&Sample> =
-                train.iter().filter(|s| bucket_of(edges, s.area) == b).collect();
-            let x: Vec<Vec<f64>> = rows.iter().map(|s| s.x.clone()).collect();
-            let y: Vec<bool> = rows.iter().map(|s| s.template).collect();
-            fit_bucket(&x, &y, ALPHA, 0x5eed + b as u64)
-                .map_err(|e| Error::Model(format!("bucket {b}: {e}")))
-        })
+    (1..4)
+        .map(|q| areas[(areas.len() * q / 4).min(areas.len() - 1)] as f64)
         .collect()
 }
 
-fn predict(b: &BucketModel, x: &[f64]) -> f64 {
-    let z: f64 = (0..COUNT).map(|k| b.coef[k] * (x[k] - b.mean[k]) / b.std[k]).sum();
-    sigmoid(z + b.intercept)
-}
-
-/// Trains on the training sites, validates on the held-out ones, then refits on all sites.
-/// Returns the final model (with the validation figures recorded per bucket) and the report.
+/// Fits a model on the pages for which `use_page` holds.
 ///
 /// # Errors
 /// [`Error::Model`] when there are no samples or a bucket lacks a class.
-pub fn train(samples: &[Sample], provenance: String) -> Result<(Model, Vec<BucketReport>)> {
-    if samples.is_empty() {
+pub fn fit(
+    records: &[PageRecord],
+    use_page: impl Fn(&PageRecord) -> bool,
+    labels: LabelSource,
+    set: FeatureSet,
+    provenance: String,
+) -> Result<Model> {
+    let names = set.names();
+    let cols = crate::classify::columns_of(&names)?;
+    let mut rows: Vec<(f32, &Sample, bool)> = Vec::new();
+    for r in records.iter().filter(|r| use_page(r)) {
+        for s in &r.samples {
+            if let Some(y) = label(s, labels) {
+                rows.push((s.area, s, y));
+            }
+        }
+    }
+    if rows.is_empty() {
         return Err(Error::Model("no labelled samples".into()));
     }
-    let (val, tr): (Vec<&Sample>, Vec<&Sample>) =
-        samples.iter().partition(|s| is_validation(&s.site));
-    let tr_owned: Vec<Sample> = tr.iter().map(|s| (*s).clone()).collect();
-    let edges = quartile_edges(&tr_owned);
-    let split_models = fit_all(&tr, &edges)?;
-    let mut report = Vec::new();
-    for (b, m) in split_models.iter().enumerate() {
-        let in_b = |s: &&&Sample| bucket_of(&edges, s.area) == b;
-        let vs: Vec<&&Sample> = val.iter().filter(in_b).collect();
-        let ts: Vec<&&Sample> = tr.iter().filter(in_b).collect();
-        let scores: Vec<f64> = vs.iter().map(|s| predict(m, &s.x)).collect();
-        let ys: Vec<bool> = vs.iter().map(|s| s.template).collect();
-        let correct = scores.iter().zip(&ys).filter(|(p, y)| (**p >= 0.5) == **y).count();
-        let share = |v: &[&&Sample]| {
-            v.iter().filter(|s| s.template).count() as f64 / v.len().max(1) as f64
-        };
-        report.push(BucketReport {
-            bucket: b,
-            range: (
-                if b == 0 { 0.0 } else { edges[b - 1] },
-                edges.get(b).copied().unwrap_or(f64::INFINITY),
-            ),
-            train: (ts.len(), share(&ts)),
-            val: (vs.len(), share(&vs)),
-            accuracy: correct as f64 / vs.len().max(1) as f64,
-            auc: auc(&scores, &ys),
-        });
-    }
-    let all: Vec<&Sample> = samples.iter().collect();
-    let mut buckets = fit_all(&all, &edges)?;
-    for (b, r) in buckets.iter_mut().zip(&report) {
-        b.val_accuracy = Some(round4(r.accuracy));
-        b.val_auc = Some(round4(r.auc));
-    }
-    let model = Model {
+    let mut areas: Vec<f32> = rows.iter().map(|r| r.0).collect();
+    let edges = quartile_edges(&mut areas);
+    let buckets = (0..=edges.len())
+        .map(|b| {
+            let mine: Vec<&(f32, &Sample, bool)> = rows
+                .iter()
+                .filter(|r| bucket_of(&edges, r.0 as f64) == b)
+                .collect();
+            let x: Vec<Vec<f64>> = mine
+                .iter()
+                .map(|r| cols.iter().map(|&k| r.1.x[k] as f64).collect())
+                .collect();
+            let y: Vec<bool> = mine.iter().map(|r| r.2).collect();
+            fit_bucket(&x, &y, ALPHA, 0x5eed + b as u64, MAX_PER_CLASS)
+                .map_err(|e| Error::Model(format!("bucket {b}: {e}")))
+        })
+        .collect::<Result<Vec<BucketModel>>>()?;
+    Ok(Model {
         format: crate::classify::FORMAT.into(),
         version: crate::classify::VERSION,
-        features: NAMES.iter().map(|s| s.to_string()).collect(),
+        columns: cols,
+        features: names,
         bucket_edges: edges,
         buckets,
         provenance,
-    };
-    Ok((model, report))
+    })
 }
 
-fn round4(v: f64) -> f64 {
-    (v * 1e4).round() / 1e4
+/// Per-bucket accuracy and AUC of `model` on the samples of pages for which `use_page` holds.
+pub fn validate(
+    model: &Model,
+    records: &[PageRecord],
+    use_page: impl Fn(&PageRecord) -> bool,
+    labels: LabelSource,
+) -> Vec<BucketReport> {
+    let edges = &model.bucket_edges;
+    let mut per: Vec<(Vec<f64>, Vec<bool>)> = vec![(Vec::new(), Vec::new()); edges.len() + 1];
+    for r in records.iter().filter(|r| use_page(r)) {
+        for s in &r.samples {
+            if let Some(y) = label(s, labels) {
+                let b = bucket_of(edges, s.area as f64);
+                let m = &model.buckets[b];
+                let z: f64 = model
+                    .columns
+                    .iter()
+                    .enumerate()
+                    .map(|(j, &k)| m.coef[j] * (s.x[k] as f64 - m.mean[j]) / m.std[j])
+                    .sum();
+                per[b].0.push(sigmoid(z + m.intercept));
+                per[b].1.push(y);
+            }
+        }
+    }
+    per.iter()
+        .enumerate()
+        .map(|(b, (scores, ys))| {
+            let correct = scores.iter().zip(ys).filter(|(p, y)| (**p >= 0.5) == **y).count();
+            BucketReport {
+                bucket: b,
+                range: (
+                    if b == 0 { 0.0 } else { edges[b - 1] },
+                    edges.get(b).copied().unwrap_or(f64::INFINITY),
+                ),
+                train: (model.buckets[b].train_samples, 0.5),
+                val: (
+                    ys.len(),
+                    ys.iter().filter(|y| **y).count() as f64 / ys.len().max(1) as f64,
+                ),
+                accuracy: correct as f64 / ys.len().max(1) as f64,
+                auc: auc(scores, ys),
+            }
+        })
+        .collect()
+}
+
+/// Out-of-fold word-F1 per page: each page is scored by a model trained on the other folds'
+/// sites. Returns (record index, P/R/F1) for every page with gold text.
+///
+/// # Errors
+/// When a fold's model cannot be fitted.
+pub fn cross_validate(
+    records: &[PageRecord],
+    labels: LabelSource,
+    set: FeatureSet,
+    opts: &Options,
+    limits: &crate::Limits,
+) -> Result<Vec<(usize, Prf)>> {
+    let mut out = Vec::new();
+    for k in 0..FOLDS {
+        let model = fit(records, |r| r.fold() != k, labels, set, String::new())?;
+        let mine: Vec<usize> = (0..records.len())
+            .filter(|&i| records[i].fold() == k && records[i].entry.gold.is_some())
+            .collect();
+        let scored: Vec<(usize, Prf)> = mine
+            .par_iter()
+            .filter_map(|&i| {
+                let r = &records[i];
+                let gold = std::fs::read_to_string(r.root.join(r.entry.gold.as_ref()?)).ok()?;
+                let page =
+                    Page::from_path(&r.root.join(&r.entry.html), r.entry.url.as_deref(), limits)
+                        .ok()?;
+                Some((i, word_prf(&analyze(page, &model, opts).main_text(), &gold)))
+            })
+            .collect();
+        out.extend(scored);
+    }
+    out.sort_by_key(|p| p.0);
+    Ok(out)
 }

@@ -508,25 +508,32 @@ impl Builder<'_> {
                 }
             }
         }
-        // Same-tag sibling indices: counters stamped with the parent, O(1) per node.
+        // Same-tag sibling indices: per parent, counters stamped with that parent, so each
+        // child list is counted on its own (a nested same-tag subtree cannot reset them).
         let slots = tag::NAMES.len() + self.dom.custom_tags.len() + 3;
         let mut stamp = vec![(NONE, 0u32); slots];
-        for node in nodes.iter_mut().skip(1) {
-            let slot = match node.kind {
-                Kind::Element if node.tag.0 >= Tag::FIRST_CUSTOM => {
-                    tag::NAMES.len() + (node.tag.0 - Tag::FIRST_CUSTOM) as usize
+        for p in 0..n {
+            let mut c = nodes[p].first_child;
+            while c != NONE {
+                let node = &nodes[c as usize];
+                let slot = match node.kind {
+                    Kind::Element if node.tag.0 >= Tag::FIRST_CUSTOM => {
+                        tag::NAMES.len() + (node.tag.0 - Tag::FIRST_CUSTOM) as usize
+                    }
+                    Kind::Element => node.tag.0 as usize,
+                    Kind::Text => slots - 1,
+                    Kind::Comment => slots - 2,
+                    _ => slots - 3,
+                };
+                let s = &mut stamp[slot];
+                if s.0 != p as u32 {
+                    *s = (p as u32, 0);
                 }
-                Kind::Element => node.tag.0 as usize,
-                Kind::Text => slots - 1,
-                Kind::Comment => slots - 2,
-                _ => slots - 3,
-            };
-            let s = &mut stamp[slot];
-            if s.0 != node.parent {
-                *s = (node.parent, 0);
+                s.1 += 1;
+                let next = node.next_sibling;
+                nodes[c as usize].nth = s.1;
+                c = next;
             }
-            s.1 += 1;
-            node.nth = s.1;
         }
         self.dom.source_len = source_len as u32;
         self.dom
@@ -551,5 +558,9 @@ mod tests {
         assert_eq!(dom.children(ul).collect::<Vec<_>>(), li);
         assert_eq!(dom.node(ul).end as usize, li[1] + 2);
         assert_eq!(dom.path(0), "/");
+        // A nested same-tag subtree does not reset the count of its parent's siblings.
+        let d = parse("<body><div><div>a</div></div><div>b</div></body>", &crate::Limits::default()).unwrap();
+        let b = (0..d.len()).find(|&i| d.text(i) == "b").unwrap();
+        assert_eq!(d.path(b), "/html/body/div[2]/text()[1]");
     }
 }

@@ -15,7 +15,12 @@ pub fn visibility(dom: &Dom) -> Vec<bool> {
         vis[i] = vis[p]
             && match node.kind {
                 Kind::Element => !hidden_element(dom, i, node.tag),
-                Kind::Text => true,
+                // Fallback text of replaced elements is never rendered (iframe contents are
+                // raw text: often script source).
+                Kind::Text => !matches!(
+                    dom.node(p).tag,
+                    Tag::IFRAME | Tag::CANVAS | Tag::VIDEO | Tag::AUDIO | Tag::NOEMBED
+                ),
                 _ => false,
             };
     }
@@ -58,7 +63,8 @@ mod tests {
     #[test]
     fn hidden_subtrees() {
         let html = "<body><p>a</p><div hidden><p>b</p></div><div style='DISPLAY : none !important'>c</div>\
-                    <span aria-hidden=true>d</span><script>e</script><noscript>f</noscript><p>g</p></body>";
+                    <span aria-hidden=true>d</span><script>e</script><noscript>f</noscript><p>g</p>\
+                    <iframe>document.write('x')</iframe></body>";
         let dom = crate::dom::parse(html, &crate::Limits::default()).unwrap();
         let vis = visibility(&dom);
         let seen: String = (0..dom.len())

@@ -74,6 +74,14 @@ pub fn run(args: Args) -> anyhow::Result<usize> {
             std::hint::black_box(features::compute(&dom, u, &opts));
         }
     });
+    let model = pagelevel::classify::Model::embedded();
+    let popts = pagelevel::pipeline::Options::default();
+    time("whole pipeline (parse → text)", &|b, u| {
+        let page = pagelevel::Page::from_bytes(b, u, None, &limits);
+        if let Ok(page) = page {
+            std::hint::black_box(pagelevel::pipeline::analyze(page, model, &popts).main_text());
+        }
+    });
     println!(
         "{} pages, {:.1} MB, one thread, best of {} round(s) per page\n",
         pages.len(),

@@ -10,6 +10,7 @@ mod pipeline_args;
 mod segment;
 mod train;
 mod sitelevel;
+mod view;
 
 use clap::{Parser, Subcommand};
 
@@ -41,6 +42,8 @@ enum Command {
     Bench(bench::Args),
     /// SiteLevel(θ) template labels from the pages of each site (or, with --extract, the text outside templates) as JSON Lines.
     Sitelevel(sitelevel::Args),
+    /// Write one page as a self-contained HTML file with each segment outlined and shaded by templateness, and a legend (no JavaScript).
+    View(view::Args),
 }
 
 fn main() -> std::process::ExitCode {
@@ -57,6 +60,7 @@ fn main() -> std::process::ExitCode {
         Command::Train(args) => train::run(args),
         Command::Eval(args) => eval::run(args),
         Command::Sitelevel(args) => sitelevel::run(args),
+        Command::View(args) => view::run(args),
     };
     match result {
         Ok(0) => std::process::ExitCode::SUCCESS,

@@ -1,10 +1,14 @@
-//! `pagelevel train`: fits the per-area-bucket classifiers on SiteLevel labels and writes the
-//! model JSON. Deterministic: the same data give the same file.
+//! `pagelevel train`: fits the per-area-bucket classifiers and writes the model JSON;
+//! `--cv` also reports out-of-fold word-F1 (folds by site). Deterministic.
 
+use std::collections::BTreeMap;
 use std::path::PathBuf;
 
 use pagelevel::site::RunOptions;
-use pagelevel::train::{collect, train, TrainOptions};
+use pagelevel::train::{collect, cross_validate, fit, validate, FeatureSet, LabelSource, TrainOptions};
+use pagelevel::Limits;
+
+use crate::pipeline_args::PipelineArgs;
 
 /// Arguments of `pagelevel train`.
 #[derive(clap::Args)]
@@ -12,12 +16,26 @@ pub struct Args {
     /// The data folder holding `<set>/manifest.jsonl`.
     #[arg(long, default_value = "../shared/data")]
     data: PathBuf,
-    /// Sets whose multi-page sites give SiteLevel labels.
-    #[arg(long, value_delimiter = ',', default_value = "sites,wcxb-dev,l3s-gn1,chaos")]
+    /// Sets whose pages give samples.
+    #[arg(long, value_delimiter = ',', default_value = "sites,wcxb-dev,l3s-gn1,chaos,readability,cleaneval-dev")]
     sets: Vec<String>,
-    /// Where to write the model.
+    /// Label source: sitelevel (the paper), gold (aligned gold text) or both.
+    #[arg(long, value_enum, default_value_t = LabelSource::Both)]
+    labels: LabelSource,
+    /// Feature set: paper (the paper's and boilerpipe's) or all.
+    #[arg(long, value_enum, default_value_t = FeatureSet::All)]
+    features: FeatureSet,
+    /// Where to write the model (trained on all pages).
     #[arg(long, short, default_value = "data/model.json")]
     out: PathBuf,
+    /// Also report out-of-fold word-F1 per set (and per page type), folds by site.
+    #[arg(long)]
+    cv: bool,
+    /// Write nothing; only report.
+    #[arg(long)]
+    dry_run: bool,
+    #[command(flatten)]
+    pipeline: PipelineArgs,
 }
 
 pub fn run(args: Args) -> anyhow::Result<usize> {
@@ -26,27 +44,63 @@ pub fn run(args: Args) -> anyhow::Result<usize> {
     let opts = TrainOptions {
         manifests,
         run: RunOptions::default(),
+        labels: args.labels,
+        features: args.features,
     };
-    let samples = collect(&opts)?;
-    let sites: std::collections::BTreeSet<&str> = samples.iter().map(|s| s.site.as_str()).collect();
-    eprintln!("train: {} samples from {} sites", samples.len(), sites.len());
-    let provenance = format!(
-        "pagelevel train --data <data> --sets {} (SiteLevel θ=0.1 labels, word-share > 1/2; validation: 1 site in {} by name hash)",
-        args.sets.join(","),
-        pagelevel::train::VALIDATION_EVERY
-    );
-    let (model, report) = train(&samples, provenance)?;
-    println!("| bucket | area px² | train samples (template share) | validation samples (template share) | val accuracy | val AUC |");
+    let records = collect(&opts)?;
+    let samples: usize = records.iter().map(|r| r.samples.len()).sum();
+    let sites: std::collections::BTreeSet<&str> = records.iter().map(|r| r.site.as_str()).collect();
+    eprintln!("train: {} pages, {samples} samples, {} sites", records.len(), sites.len());
+
+    let held = fit(&records, |r| r.fold() != 0, args.labels, args.features, String::new())?;
+    let report = validate(&held, &records, |r| r.fold() == 0, args.labels);
+    println!("Per-bucket validation (trained on folds 1-4, validated on fold 0's sites):\n");
+    println!("| bucket | area px² | train samples (balanced) | validation samples (template share) | accuracy | AUC |");
     println!("|---|---|---:|---:|---:|---:|");
     for r in &report {
         println!(
-            "| {} | {:.0} – {:.0} | {} ({:.2}) | {} ({:.2}) | {:.3} | {:.3} |",
-            r.bucket, r.range.0, r.range.1, r.train.0, r.train.1, r.val.0, r.val.1, r.accuracy, r.auc
+            "| {} | {:.0} – {:.0} | {} | {} ({:.2}) | {:.3} | {:.3} |",
+            r.bucket, r.range.0, r.range.1, r.train.0, r.val.0, r.val.1, r.accuracy, r.auc
         );
     }
-    let mut json = serde_json::to_string_pretty(&model)?;
-    json.push('\n');
-    std::fs::write(&args.out, json)?;
-    eprintln!("train: wrote {}", args.out.display());
+    if args.cv {
+        let scored = cross_validate(&records, args.labels, args.features, &args.pipeline.options(), &Limits::default())?;
+        let mut groups: BTreeMap<String, Vec<f64>> = BTreeMap::new();
+        for (i, prf) in &scored {
+            let e = &records[*i].entry;
+            let set = e.set.clone().unwrap_or_default();
+            groups.entry(set.clone()).or_default().push(prf.f1);
+            if set == "wcxb-dev" {
+                if let Some(t) = &e.page_type {
+                    groups.entry(format!("wcxb-dev: {t}")).or_default().push(prf.f1);
+                }
+            }
+        }
+        println!("\nOut-of-fold word-F1 ({} folds by site; labels {:?}, features {:?}, variant {:?}):\n",
+            pagelevel::train::FOLDS, args.labels, args.features, args.pipeline.variant);
+        println!("| set | pages | mean F1 | median F1 |");
+        println!("|---|---:|---:|---:|");
+        for (g, mut v) in groups {
+            v.sort_by(f64::total_cmp);
+            let mean = v.iter().sum::<f64>() / v.len() as f64;
+            println!("| {g} | {} | {:.3} | {:.3} |", v.len(), mean, v[v.len() / 2]);
+        }
+    }
+    if !args.dry_run {
+        let provenance = format!(
+            "pagelevel train --sets {} --labels {:?} --features {:?} (all pages)",
+            args.sets.join(","), args.labels, args.features
+        )
+        .to_lowercase();
+        let mut model = fit(&records, |_| true, args.labels, args.features, provenance)?;
+        for (b, r) in model.buckets.iter_mut().zip(&report) {
+            b.val_accuracy = Some((r.accuracy * 1e4).round() / 1e4);
+            b.val_auc = Some((r.auc * 1e4).round() / 1e4);
+        }
+        let mut json = serde_json::to_string_pretty(&model)?;
+        json.push('\n');
+        std::fs::write(&args.out, json)?;
+        eprintln!("train: wrote {}", args.out.display());
+    }
     Ok(0)
 }
