@@ -8,6 +8,7 @@ pub mod align;
 pub mod blocks;
 pub mod config;
 pub mod decode;
+pub mod dedup;
 pub mod error;
 pub mod evaluate;
 pub mod features;

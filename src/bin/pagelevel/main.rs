@@ -3,6 +3,7 @@
 
 mod batch;
 mod bench;
+mod dedup;
 mod eval;
 mod extract;
 mod features;
@@ -42,6 +43,8 @@ enum Command {
     Bench(bench::Args),
     /// SiteLevel(θ) template labels from the pages of each site (or, with --extract, the text outside templates) as JSON Lines.
     Sitelevel(sitelevel::Args),
+    /// Find near-duplicate pages by 6-word shingles (8 smallest hashes, 4 matching) over full, SiteLevel or PageLevel text, as JSON Lines.
+    Dedup(dedup::Args),
     /// Write one page as a self-contained HTML file with each segment outlined and shaded by templateness, and a legend (no JavaScript).
     View(view::Args),
 }
@@ -60,6 +63,7 @@ fn main() -> std::process::ExitCode {
         Command::Train(args) => train::run(args),
         Command::Eval(args) => eval::run(args),
         Command::Sitelevel(args) => sitelevel::run(args),
+        Command::Dedup(args) => dedup::run(args),
         Command::View(args) => view::run(args),
     };
     match result {
