@@ -114,7 +114,8 @@ mod tests {
 
     #[test]
     fn small_edits_cost_only_the_edit() {
-        let html = "<body><p id=p>the quick brown fox jumps over the lazy dog</p><p id=q>menu</p></body>";
+        let html =
+            "<body><p id=p>the quick brown fox jumps over the lazy dog</p><p id=q>menu</p></body>";
         // Gold has one word changed: 8 of 9 page words align.
         let s = shares(html, "the quick brown cat jumps over the lazy dog");
         assert_eq!(s[0].1, Some(8.0 / 9.0));

@@ -164,7 +164,9 @@ pub fn columns_of(names: &[String]) -> Result<Vec<usize>> {
         .iter()
         .map(|n| {
             NAMES.iter().position(|m| m == n).ok_or_else(|| {
-                Error::Model(format!("unknown feature {n:?}; retrain with `pagelevel train`"))
+                Error::Model(format!(
+                    "unknown feature {n:?}; retrain with `pagelevel train`"
+                ))
             })
         })
         .collect()
@@ -323,7 +325,10 @@ mod tests {
 
     #[test]
     fn auc_by_hand() {
-        assert_eq!(auc(&[0.1, 0.4, 0.35, 0.8], &[false, false, true, true]), 0.75);
+        assert_eq!(
+            auc(&[0.1, 0.4, 0.35, 0.8], &[false, false, true, true]),
+            0.75
+        );
         assert_eq!(auc(&[0.5, 0.5], &[false, true]), 0.5);
         assert_eq!(auc(&[1.0, 2.0], &[false, true]), 1.0);
     }
@@ -364,7 +369,9 @@ mod tests {
         let scores: Vec<f64> = x
             .iter()
             .map(|r| {
-                let z: f64 = (0..crate::features::COUNT).map(|k| b.coef[k] * (r[k] - b.mean[k]) / b.std[k]).sum();
+                let z: f64 = (0..crate::features::COUNT)
+                    .map(|k| b.coef[k] * (r[k] - b.mean[k]) / b.std[k])
+                    .sum();
                 sigmoid(z + b.intercept)
             })
             .collect();

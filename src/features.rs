@@ -472,7 +472,8 @@ fn scan_text(s: &str, title: &TitleWords, c: &mut Counts) {
         if matches!(ch, '.' | '!' | '?' | '。' | '！' | '？') && in_word {
             c.sentences += 1;
         }
-        c.punctuation += matches!(ch, '.' | ',' | ';' | ':' | '!' | '?' | '。' | '，' | '、') as u32;
+        c.punctuation +=
+            matches!(ch, '.' | ',' | ';' | ':' | '!' | '?' | '。' | '，' | '、') as u32;
         c.chars += !ch.is_whitespace() as u32;
         in_word = is_w;
     }
@@ -530,20 +531,96 @@ const GROUP_PREFIXES: [&[&str]; CLS_GROUPS] = [
     &["nav", "menu", "breadcrumb", "toolbar", "topnav", "subnav"],
     &["header", "masthead", "banner", "topbar", "branding"],
     &["footer", "copyright", "colophon", "contentinfo", "bottom"],
-    &["sidebar", "aside", "rail", "widget", "complementary", "sidebox"],
-    &["comment", "reply", "replies", "discussion", "disqus", "respond"],
-    &["share", "sharing", "social", "facebook", "twitter", "follow"],
-    &["related", "recommend", "popular", "trending", "teaser", "promo", "more", "readmore"],
-    &["ad", "ads", "advert", "sponsor", "dfp", "gpt", "doubleclick", "adsense", "taboola", "outbrain"],
-    &["cookie", "consent", "gdpr", "popup", "modal", "newsletter", "subscribe", "signup", "overlay"],
-    &["main", "article", "content", "post", "entry", "story", "body", "text", "prose"],
-    &["author", "byline", "date", "meta", "tags", "category", "caption", "timestamp"],
+    &[
+        "sidebar",
+        "aside",
+        "rail",
+        "widget",
+        "complementary",
+        "sidebox",
+    ],
+    &[
+        "comment",
+        "reply",
+        "replies",
+        "discussion",
+        "disqus",
+        "respond",
+    ],
+    &[
+        "share", "sharing", "social", "facebook", "twitter", "follow",
+    ],
+    &[
+        "related",
+        "recommend",
+        "popular",
+        "trending",
+        "teaser",
+        "promo",
+        "more",
+        "readmore",
+    ],
+    &[
+        "ad",
+        "ads",
+        "advert",
+        "sponsor",
+        "dfp",
+        "gpt",
+        "doubleclick",
+        "adsense",
+        "taboola",
+        "outbrain",
+    ],
+    &[
+        "cookie",
+        "consent",
+        "gdpr",
+        "popup",
+        "modal",
+        "newsletter",
+        "subscribe",
+        "signup",
+        "overlay",
+    ],
+    &[
+        "main", "article", "content", "post", "entry", "story", "body", "text", "prose",
+    ],
+    &[
+        "author",
+        "byline",
+        "date",
+        "meta",
+        "tags",
+        "category",
+        "caption",
+        "timestamp",
+    ],
     &["title", "headline", "heading"],
-    &["skip", "sronly", "visuallyhidden", "screenreader", "offscreen"],
+    &[
+        "skip",
+        "sronly",
+        "visuallyhidden",
+        "screenreader",
+        "offscreen",
+    ],
     &["pagination", "pager", "paging", "next", "prev"],
-    &["search", "login", "signin", "account", "cart", "basket", "checkout"],
-    &["price", "product", "item", "card", "listing", "offer", "sku"],
-    &["message", "thread", "postbody", "avatar", "signature", "quote", "bbcode", "forum"],
+    &[
+        "search", "login", "signin", "account", "cart", "basket", "checkout",
+    ],
+    &[
+        "price", "product", "item", "card", "listing", "offer", "sku",
+    ],
+    &[
+        "message",
+        "thread",
+        "postbody",
+        "avatar",
+        "signature",
+        "quote",
+        "bbcode",
+        "forum",
+    ],
 ];
 
 /// Per node: its class-name group bits (own tag, role, id and class), the bits of it and its

@@ -47,12 +47,29 @@ impl Analysis {
     }
 
     /// The main text: visible non-template text in document order, one block per line.
+    ///
+    /// When every word of the page is judged template, the text of boilerpipe's content
+    /// blocks is returned instead: a page always has some main content, and an empty answer
+    /// is the worst one.
     pub fn main_text(&self) -> String {
         let dom = &self.page.dom;
         let mask = self.content_mask();
         // Elements above the body (html) are walked into; text is kept by its own flag.
         let keep: Vec<bool> = (0..dom.len())
             .map(|i| dom.node(i).kind != crate::dom::Kind::Text || mask[i])
+            .collect();
+        let text = render_text(dom, &self.features.visible, &keep);
+        if crate::text::count_words(&text) > 0 {
+            return text;
+        }
+        let blocks = &self.features.blocks;
+        let keep: Vec<bool> = (0..dom.len())
+            .map(|i| {
+                dom.node(i).kind != crate::dom::Kind::Text || {
+                    let b = blocks.block_of[i];
+                    b != crate::dom::NONE && self.features.block_content[b as usize]
+                }
+            })
             .collect();
         render_text(dom, &self.features.visible, &keep)
     }

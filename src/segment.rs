@@ -108,12 +108,7 @@ pub struct Segmentation {
 /// # Complexity
 /// O(n · COUNT) for scoring plus the solver's time on the m scored nodes (see
 /// `smoothing::solve`), and O(n) for everything else.
-pub fn segment(
-    dom: &Dom,
-    pf: &PageFeatures,
-    model: &Model,
-    opts: &SegmentOptions,
-) -> Segmentation {
+pub fn segment(dom: &Dom, pf: &PageFeatures, model: &Model, opts: &SegmentOptions) -> Segmentation {
     let n = dom.len();
     let root = dom
         .body()
@@ -166,7 +161,12 @@ pub fn segment(
             }
         })
         .collect();
-    let xs: Vec<f64> = order.iter().map(|&i| x[i] as f64).collect();
+    // The root is the whole page, which is never template as a whole: pinned to 0 it leaves
+    // its children free, where a high root score would force every node to template.
+    let xs: Vec<f64> = order
+        .iter()
+        .map(|&i| if i == root { 0.0 } else { x[i] as f64 })
+        .collect();
     let page_area = (pf.layout.page.w as f64 * pf.layout.page.h as f64).max(1.0);
     let gamma: Vec<f64> = order
         .iter()

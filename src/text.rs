@@ -9,7 +9,8 @@ pub fn is_word_char(c: char) -> bool {
 
 /// The words of `s`, in order.
 pub fn words(s: &str) -> impl Iterator<Item = &str> {
-    s.split(|c: char| !is_word_char(c)).filter(|w| !w.is_empty())
+    s.split(|c: char| !is_word_char(c))
+        .filter(|w| !w.is_empty())
 }
 
 /// Number of words in `s`, without allocating.
@@ -30,7 +31,10 @@ mod tests {
 
     #[test]
     fn words_match_backslash_w() {
-        assert_eq!(words("Hello, wörld_1 — 42!").collect::<Vec<_>>(), ["Hello", "wörld_1", "42"]);
+        assert_eq!(
+            words("Hello, wörld_1 — 42!").collect::<Vec<_>>(),
+            ["Hello", "wörld_1", "42"]
+        );
         assert_eq!(count_words("Hello, wörld_1 — 42!"), 3);
         assert_eq!(count_words(""), 0);
         assert_eq!(count_words("日本語 テキスト"), 2);

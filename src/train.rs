@@ -382,7 +382,11 @@ pub fn validate(
     per.iter()
         .enumerate()
         .map(|(b, (scores, ys))| {
-            let correct = scores.iter().zip(ys).filter(|(p, y)| (**p >= 0.5) == **y).count();
+            let correct = scores
+                .iter()
+                .zip(ys)
+                .filter(|(p, y)| (**p >= 0.5) == **y)
+                .count();
             BucketReport {
                 bucket: b,
                 range: (

@@ -57,11 +57,20 @@ mod tests {
 
     #[test]
     fn hosts_and_sites() {
-        assert_eq!(host("https://User@News.BBC.co.uk:443/a?b").as_deref(), Some("news.bbc.co.uk"));
-        assert_eq!(host("//cdn.example.com/x").as_deref(), Some("cdn.example.com"));
+        assert_eq!(
+            host("https://User@News.BBC.co.uk:443/a?b").as_deref(),
+            Some("news.bbc.co.uk")
+        );
+        assert_eq!(
+            host("//cdn.example.com/x").as_deref(),
+            Some("cdn.example.com")
+        );
         assert_eq!(host("/relative"), None);
         assert_eq!(host("mailto:a@b.c"), None);
-        assert_eq!(site_of("http://news.bbc.co.uk/x").as_deref(), Some("bbc.co.uk"));
+        assert_eq!(
+            site_of("http://news.bbc.co.uk/x").as_deref(),
+            Some("bbc.co.uk")
+        );
         assert_eq!(registrable_domain("localhost"), "localhost");
     }
 

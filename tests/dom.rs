@@ -114,7 +114,14 @@ fn sink_matches_rcdom_on_real_pages() {
         return;
     };
     let mut pages = 0;
-    for set in ["wcxb-dev", "l3s-gn1", "readability", "cleaneval-dev", "sites", "chaos"] {
+    for set in [
+        "wcxb-dev",
+        "l3s-gn1",
+        "readability",
+        "cleaneval-dev",
+        "sites",
+        "chaos",
+    ] {
         let m = common::manifest(&data, set);
         // Every 7th page keeps this test at a few seconds.
         for e in m.entries.iter().step_by(7) {
@@ -127,7 +134,8 @@ fn sink_matches_rcdom_on_real_pages() {
                 let n = ours.node(i);
                 if n.kind == Kind::Element && n.span.is_known() && !n.foreign {
                     let s = &html.as_bytes()[n.span.start as usize..];
-                    let implied = (i + 1..n.end as usize).any(|j| ours.node(j).span.start == n.span.start);
+                    let implied =
+                        (i + 1..n.end as usize).any(|j| ours.node(j).span.start == n.span.start);
                     assert!(s[0] == b'<' || implied, "{}: {}", e.html, ours.path(i));
                 }
             }

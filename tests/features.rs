@@ -90,7 +90,8 @@ fn chars_per_byte_counts_script_bytes() {
 
 #[test]
 fn leaf_blocks_carry_neighbours() {
-    let html = "<body><p id=a>one two three</p><p id=b>four <a href=x>five</a></p><p id=c>six</p></body>";
+    let html =
+        "<body><p id=a>one two three</p><p id=b>four <a href=x>five</a></p><p id=c>six</p></body>";
     let (p, pf) = page(html, None);
     let b = pf.matrix.row(find(&p, "b"));
     assert_eq!(b[f::IS_LEAF_BLOCK], 1.0);
@@ -131,7 +132,13 @@ fn every_page_of_l3s_and_sites() {
             assert_eq!(pf.matrix.len(), p.dom.len());
             for i in 0..p.dom.len() {
                 for (k, v) in pf.matrix.row(i).iter().enumerate() {
-                    assert!(v.is_finite() && *v >= 0.0, "{}: {} {}={v}", e.html, p.dom.path(i), NAMES[k]);
+                    assert!(
+                        v.is_finite() && *v >= 0.0,
+                        "{}: {} {}={v}",
+                        e.html,
+                        p.dom.path(i),
+                        NAMES[k]
+                    );
                 }
             }
             pages += 1;

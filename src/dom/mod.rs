@@ -18,6 +18,19 @@ pub use sink::parse;
 pub use tag::Tag;
 pub use visible::visibility;
 
+/// html5ever's options, shared by the arena sink and the rcdom reference. Scripting is off, as
+/// in a browser without JavaScript, so `<noscript>` content is parsed as markup: some sites
+/// (Discourse forums, for one) put their whole content there for crawlers.
+pub fn parse_opts() -> html5ever::ParseOpts {
+    html5ever::ParseOpts {
+        tree_builder: html5ever::tree_builder::TreeBuilderOpts {
+            scripting_enabled: false,
+            ..Default::default()
+        },
+        ..Default::default()
+    }
+}
+
 /// Marker for "no node" / "unknown offset" in the `u32` fields.
 pub const NONE: u32 = u32::MAX;
 
@@ -453,7 +466,11 @@ impl Builder<'_> {
         if let Some(k) = self.dom.custom_tags.iter().position(|t| &**t == name) {
             return Tag(Tag::FIRST_CUSTOM + k as u16);
         }
-        let k = self.dom.custom_tags.len().min((u16::MAX - Tag::FIRST_CUSTOM) as usize);
+        let k = self
+            .dom
+            .custom_tags
+            .len()
+            .min((u16::MAX - Tag::FIRST_CUSTOM) as usize);
         if k == self.dom.custom_tags.len() {
             self.dom.custom_tags.push(name.into());
         }
@@ -551,15 +568,24 @@ mod tests {
             &crate::Limits::default(),
         )
         .unwrap();
-        let li: Vec<usize> = (0..dom.len()).filter(|&i| dom.tag_name(i) == "li").collect();
+        let li: Vec<usize> = (0..dom.len())
+            .filter(|&i| dom.tag_name(i) == "li")
+            .collect();
         assert_eq!(dom.path(li[1]), "/html/body/div[2]/ul[1]/li[2]");
-        assert_eq!(dom.path(li[1] + 1), "/html/body/div[2]/ul[1]/li[2]/text()[1]");
+        assert_eq!(
+            dom.path(li[1] + 1),
+            "/html/body/div[2]/ul[1]/li[2]/text()[1]"
+        );
         let ul = dom.parent(li[0]).unwrap();
         assert_eq!(dom.children(ul).collect::<Vec<_>>(), li);
         assert_eq!(dom.node(ul).end as usize, li[1] + 2);
         assert_eq!(dom.path(0), "/");
         // A nested same-tag subtree does not reset the count of its parent's siblings.
-        let d = parse("<body><div><div>a</div></div><div>b</div></body>", &crate::Limits::default()).unwrap();
+        let d = parse(
+            "<body><div><div>a</div></div><div>b</div></body>",
+            &crate::Limits::default(),
+        )
+        .unwrap();
         let b = (0..d.len()).find(|&i| d.text(i) == "b").unwrap();
         assert_eq!(d.path(b), "/html/body/div[2]/text()[1]");
     }

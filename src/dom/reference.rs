@@ -10,13 +10,13 @@ use super::{keep_attr, Builder, Dom, Kind, Tag, NONE};
 
 /// Parses with html5ever into rcdom, then converts (no source spans).
 pub fn parse_rcdom(html: &str) -> Dom {
-    let dom = html5ever::parse_document(RcDom::default(), Default::default()).one(html);
+    let dom = html5ever::parse_document(RcDom::default(), super::parse_opts()).one(html);
     from_rcdom(&dom, html.len())
 }
 
 /// Parses into rcdom only (for timing the reference parse).
 pub fn parse_rcdom_only(html: &str) -> RcDom {
-    html5ever::parse_document(RcDom::default(), Default::default()).one(html)
+    html5ever::parse_document(RcDom::default(), super::parse_opts()).one(html)
 }
 
 /// Converts an rcdom tree into the arena with an explicit stack (no recursion).
@@ -27,7 +27,9 @@ pub fn from_rcdom(dom: &RcDom, source_len: usize) -> Dom {
         let id = match &h.data {
             NodeData::Document => out.push(Kind::Document, Tag::NONE, parent, ""),
             NodeData::Doctype { .. } => out.push(Kind::Doctype, Tag::NONE, parent, ""),
-            NodeData::Text { contents } => out.push(Kind::Text, Tag::NONE, parent, &contents.borrow()),
+            NodeData::Text { contents } => {
+                out.push(Kind::Text, Tag::NONE, parent, &contents.borrow())
+            }
             NodeData::Comment { contents } => out.push(Kind::Comment, Tag::NONE, parent, contents),
             NodeData::ProcessingInstruction { contents, .. } => {
                 out.push(Kind::Comment, Tag::NONE, parent, contents)

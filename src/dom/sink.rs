@@ -13,8 +13,8 @@ use std::cell::{Cell, RefCell};
 use html5ever::interface::{ElemName, ElementFlags, NodeOrText, QuirksMode, TreeSink};
 use html5ever::tendril::{StrTendril, TendrilSink as _};
 use html5ever::tokenizer::{BufferQueue, Tokenizer, TokenizerOpts};
-use html5ever::TokenizerResult;
 use html5ever::tree_builder::{TreeBuilder, TreeBuilderOpts};
+use html5ever::TokenizerResult;
 use html5ever::{ns, Attribute, LocalName, Namespace, QualName};
 
 use super::{keep_attr, Builder, Dom, Kind, Span, Tag, NONE};
@@ -41,7 +41,7 @@ pub fn parse(html: &str, limits: &Limits) -> Result<Dom> {
     let builder = TreeBuilder::new(
         sink,
         TreeBuilderOpts {
-            scripting_enabled: true,
+            scripting_enabled: false,
             ..Default::default()
         },
     );
@@ -96,7 +96,7 @@ pub fn parse(html: &str, limits: &Limits) -> Result<Dom> {
 /// what chunked feeding costs and as a cross-check in tests.
 pub fn parse_unchunked(html: &str, limits: &Limits) -> Result<Dom> {
     let sink = Sink::new(html, limits.max_nodes);
-    let sink = html5ever::parse_document(sink, Default::default()).one(html);
+    let sink = html5ever::parse_document(sink, super::parse_opts()).one(html);
     if sink.overflow.get() {
         return Err(Error::TooManyNodes {
             limit: limits.max_nodes,
@@ -235,7 +235,11 @@ impl<'a> Sink<'a> {
         node.text = text.clone();
         node.span = Span {
             start: c.start,
-            end: if c.tag_start >= c.start { c.tag_start } else { c.end },
+            end: if c.tag_start >= c.start {
+                c.tag_start
+            } else {
+                c.end
+            },
         };
         self.new_node(b, node, empty_name())
     }
@@ -302,7 +306,8 @@ impl<'a> Sink<'a> {
                 _ => continue,
             };
             if let Some(p) = memchr::memmem::rfind(&src[from..], close) {
-                let gt = memchr::memchr(b'>', &src[from + p..]).map_or(src.len(), |q| from + p + q + 1);
+                let gt =
+                    memchr::memchr(b'>', &src[from + p..]).map_or(src.len(), |q| from + p + q + 1);
                 dom.nodes[i].span.end = gt as u32;
             }
         }
@@ -485,7 +490,11 @@ impl TreeSink for Sink<'_> {
                     let n = &mut b.nodes[last as usize];
                     n.text.push_tendril(&t);
                     let c = self.pos.get();
-                    let end = if c.tag_start >= c.start { c.tag_start } else { c.end };
+                    let end = if c.tag_start >= c.start {
+                        c.tag_start
+                    } else {
+                        c.end
+                    };
                     n.span.end = n.span.end.max(end);
                 } else {
                     let id = self.text_node(&mut b, &t);

@@ -149,15 +149,29 @@ impl Tag {
 
     /// Heading elements h1–h6.
     pub fn is_heading(self) -> bool {
-        matches!(self, Tag::H1 | Tag::H2 | Tag::H3 | Tag::H4 | Tag::H5 | Tag::H6)
+        matches!(
+            self,
+            Tag::H1 | Tag::H2 | Tag::H3 | Tag::H4 | Tag::H5 | Tag::H6
+        )
     }
 
     /// Replaced elements that take a box from width/height (images, media, frames).
     pub fn is_replaced(self) -> bool {
         matches!(
             self,
-            Tag::IMG | Tag::IFRAME | Tag::VIDEO | Tag::CANVAS | Tag::EMBED | Tag::OBJECT | Tag::SVG
-                | Tag::AUDIO | Tag::INPUT | Tag::BUTTON | Tag::SELECT | Tag::TEXTAREA | Tag::FRAME
+            Tag::IMG
+                | Tag::IFRAME
+                | Tag::VIDEO
+                | Tag::CANVAS
+                | Tag::EMBED
+                | Tag::OBJECT
+                | Tag::SVG
+                | Tag::AUDIO
+                | Tag::INPUT
+                | Tag::BUTTON
+                | Tag::SELECT
+                | Tag::TEXTAREA
+                | Tag::FRAME
         )
     }
 }

@@ -2,11 +2,43 @@
 
 use super::{Dom, Kind, Tag};
 
+/// Per node, whether a reader sees it.
+///
 /// `visible[i]` is false when node `i` renders nothing: it is or lies inside script, style,
 /// head, template and the other never-rendered elements ([`Tag::is_invisible`]), or an element
 /// with the `hidden` attribute, `aria-hidden="true"`, or an inline `display:none` /
 /// `visibility:hidden`; comments and doctypes are never visible.
+///
+/// `<noscript>` content is hidden, as for a reader with JavaScript, unless the rest of the
+/// page shows fewer than [`NOSCRIPT_FALLBACK_WORDS`] words and the noscript content has more:
+/// then the page is one that serves its content to readers without JavaScript only.
+///
+/// # Complexity
+/// O(n), plus one more pass and a word count of the text when the fallback is considered.
 pub fn visibility(dom: &Dom) -> Vec<bool> {
+    let vis = visibility_with(dom, false);
+    let words = |vis: &[bool]| -> usize {
+        (0..dom.len())
+            .filter(|&i| vis[i] && dom.node(i).kind == Kind::Text)
+            .map(|i| crate::text::count_words(dom.text(i)))
+            .sum()
+    };
+    let seen = words(&vis);
+    if seen >= NOSCRIPT_FALLBACK_WORDS || !dom.nodes().iter().any(|n| n.tag == Tag::NOSCRIPT) {
+        return vis;
+    }
+    let with = visibility_with(dom, true);
+    if words(&with) > seen {
+        with
+    } else {
+        vis
+    }
+}
+
+/// Below this many visible words, `<noscript>` content is shown (see [`visibility`]).
+pub const NOSCRIPT_FALLBACK_WORDS: usize = 50;
+
+fn visibility_with(dom: &Dom, show_noscript: bool) -> Vec<bool> {
     let n = dom.len();
     let mut vis = vec![true; n];
     for i in 1..n {
@@ -14,6 +46,9 @@ pub fn visibility(dom: &Dom) -> Vec<bool> {
         let p = node.parent as usize;
         vis[i] = vis[p]
             && match node.kind {
+                Kind::Element if show_noscript && node.tag == Tag::NOSCRIPT => {
+                    !hidden_element(dom, i, Tag::SPAN)
+                }
                 Kind::Element => !hidden_element(dom, i, node.tag),
                 // Fallback text of replaced elements is never rendered (iframe contents are
                 // raw text: often script source).
@@ -62,15 +97,41 @@ mod tests {
 
     #[test]
     fn hidden_subtrees() {
-        let html = "<body><p>a</p><div hidden><p>b</p></div><div style='DISPLAY : none !important'>c</div>\
+        // 60 words in the first paragraph keep the noscript fallback off.
+        let long = "a ".repeat(60);
+        let html = "<body><p>A</p><div hidden><p>b</p></div><div style='DISPLAY : none !important'>c</div>\
                     <span aria-hidden=true>d</span><script>e</script><noscript>f</noscript><p>g</p>\
-                    <iframe>document.write('x')</iframe></body>";
-        let dom = crate::dom::parse(html, &crate::Limits::default()).unwrap();
+                    <iframe>document.write('x')</iframe></body>"
+            .replace("<p>A</p>", &format!("<p>{long}</p>"));
+        let dom = crate::dom::parse(&html, &crate::Limits::default()).unwrap();
         let vis = visibility(&dom);
         let seen: String = (0..dom.len())
             .filter(|&i| vis[i] && dom.node(i).kind == Kind::Text)
             .map(|i| dom.text(i))
             .collect();
-        assert_eq!(seen, "ag");
+        assert_eq!(seen.replace(' ', ""), format!("{}g", "a".repeat(60)));
+    }
+
+    #[test]
+    fn noscript_shown_only_when_the_page_is_otherwise_empty() {
+        let words = "word ".repeat(60);
+        let text = |html: &str| {
+            let dom = crate::dom::parse(html, &crate::Limits::default()).unwrap();
+            let vis = visibility(&dom);
+            (0..dom.len())
+                .filter(|&i| vis[i] && dom.node(i).kind == Kind::Text)
+                .map(|i| dom.text(i).trim().to_string())
+                .collect::<Vec<_>>()
+                .join("|")
+        };
+        // A normal page: the "enable JavaScript" notice stays hidden.
+        let normal =
+            format!("<body><p>{words}</p><noscript><p>Enable JavaScript</p></noscript></body>");
+        assert!(!text(&normal).contains("Enable"));
+        // A page that serves its posts only without JavaScript: noscript content is shown.
+        let forum = format!(
+            "<body><div id=app></div><noscript><div class=post>{words}</div></noscript></body>"
+        );
+        assert!(text(&forum).starts_with("word word"));
     }
 }

@@ -66,7 +66,9 @@ pub fn progress(len: usize) -> ProgressBar {
 /// Configures the global rayon pool; `0` means one thread per core.
 pub fn threads(n: usize) -> anyhow::Result<()> {
     if n > 0 {
-        rayon::ThreadPoolBuilder::new().num_threads(n).build_global()?;
+        rayon::ThreadPoolBuilder::new()
+            .num_threads(n)
+            .build_global()?;
     }
     Ok(())
 }

@@ -9,8 +9,8 @@ mod extract;
 mod features;
 mod pipeline_args;
 mod segment;
-mod train;
 mod sitelevel;
+mod train;
 mod view;
 
 use clap::{Parser, Subcommand};

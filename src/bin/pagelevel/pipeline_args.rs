@@ -4,7 +4,9 @@ use std::path::PathBuf;
 
 use pagelevel::classify::Model;
 use pagelevel::pipeline::Options;
-use pagelevel::segment::{Penalty, SegmentOptions, Variant, DEFAULT_C, DEFAULT_MIN_AREA, DEFAULT_THRESHOLD};
+use pagelevel::segment::{
+    Penalty, SegmentOptions, Variant, DEFAULT_C, DEFAULT_MIN_AREA, DEFAULT_THRESHOLD,
+};
 
 /// Model and smoothing settings.
 #[derive(clap::Args, Debug, Clone)]

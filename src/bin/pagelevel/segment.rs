@@ -39,7 +39,10 @@ pub fn run(args: Args) -> anyhow::Result<usize> {
                 .map(|(k, s)| {
                     let node = dom.node(s.node);
                     let r = a.features.layout.rects[s.node];
-                    let span = node.span.is_known().then_some([node.span.start, node.span.end]);
+                    let span = node
+                        .span
+                        .is_known()
+                        .then_some([node.span.start, node.span.end]);
                     serde_json::json!({
                         "id": k,
                         "path": dom.path(s.node),

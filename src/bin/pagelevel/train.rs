@@ -5,7 +5,9 @@ use std::collections::BTreeMap;
 use std::path::PathBuf;
 
 use pagelevel::site::RunOptions;
-use pagelevel::train::{collect, cross_validate, fit, validate, FeatureSet, LabelSource, TrainOptions};
+use pagelevel::train::{
+    collect, cross_validate, fit, validate, FeatureSet, LabelSource, TrainOptions,
+};
 use pagelevel::Limits;
 
 use crate::pipeline_args::PipelineArgs;
@@ -17,7 +19,11 @@ pub struct Args {
     #[arg(long, default_value = "../shared/data")]
     data: PathBuf,
     /// Sets whose pages give samples.
-    #[arg(long, value_delimiter = ',', default_value = "sites,wcxb-dev,l3s-gn1,chaos,readability,cleaneval-dev")]
+    #[arg(
+        long,
+        value_delimiter = ',',
+        default_value = "sites,wcxb-dev,l3s-gn1,chaos,readability,cleaneval-dev"
+    )]
     sets: Vec<String>,
     /// Label source: sitelevel (the paper), gold (aligned gold text) or both.
     #[arg(long, value_enum, default_value_t = LabelSource::Both)]
@@ -39,8 +45,11 @@ pub struct Args {
 }
 
 pub fn run(args: Args) -> anyhow::Result<usize> {
-    let manifests: Vec<PathBuf> =
-        args.sets.iter().map(|s| args.data.join(s).join("manifest.jsonl")).collect();
+    let manifests: Vec<PathBuf> = args
+        .sets
+        .iter()
+        .map(|s| args.data.join(s).join("manifest.jsonl"))
+        .collect();
     let opts = TrainOptions {
         manifests,
         run: RunOptions::default(),
@@ -50,9 +59,19 @@ pub fn run(args: Args) -> anyhow::Result<usize> {
     let records = collect(&opts)?;
     let samples: usize = records.iter().map(|r| r.samples.len()).sum();
     let sites: std::collections::BTreeSet<&str> = records.iter().map(|r| r.site.as_str()).collect();
-    eprintln!("train: {} pages, {samples} samples, {} sites", records.len(), sites.len());
+    eprintln!(
+        "train: {} pages, {samples} samples, {} sites",
+        records.len(),
+        sites.len()
+    );
 
-    let held = fit(&records, |r| r.fold() != 0, args.labels, args.features, String::new())?;
+    let held = fit(
+        &records,
+        |r| r.fold() != 0,
+        args.labels,
+        args.features,
+        String::new(),
+    )?;
     let report = validate(&held, &records, |r| r.fold() == 0, args.labels);
     println!("Per-bucket validation (trained on folds 1-4, validated on fold 0's sites):\n");
     println!("| bucket | area px² | train samples (balanced) | validation samples (template share) | accuracy | AUC |");
@@ -64,7 +83,13 @@ pub fn run(args: Args) -> anyhow::Result<usize> {
         );
     }
     if args.cv {
-        let scored = cross_validate(&records, args.labels, args.features, &args.pipeline.options(), &Limits::default())?;
+        let scored = cross_validate(
+            &records,
+            args.labels,
+            args.features,
+            &args.pipeline.options(),
+            &Limits::default(),
+        )?;
         let mut groups: BTreeMap<String, Vec<f64>> = BTreeMap::new();
         for (i, prf) in &scored {
             let e = &records[*i].entry;
@@ -72,24 +97,39 @@ pub fn run(args: Args) -> anyhow::Result<usize> {
             groups.entry(set.clone()).or_default().push(prf.f1);
             if set == "wcxb-dev" {
                 if let Some(t) = &e.page_type {
-                    groups.entry(format!("wcxb-dev: {t}")).or_default().push(prf.f1);
+                    groups
+                        .entry(format!("wcxb-dev: {t}"))
+                        .or_default()
+                        .push(prf.f1);
                 }
             }
         }
-        println!("\nOut-of-fold word-F1 ({} folds by site; labels {:?}, features {:?}, variant {:?}):\n",
-            pagelevel::train::FOLDS, args.labels, args.features, args.pipeline.variant);
+        println!(
+            "\nOut-of-fold word-F1 ({} folds by site; labels {:?}, features {:?}, variant {:?}):\n",
+            pagelevel::train::FOLDS,
+            args.labels,
+            args.features,
+            args.pipeline.variant
+        );
         println!("| set | pages | mean F1 | median F1 |");
         println!("|---|---:|---:|---:|");
         for (g, mut v) in groups {
             v.sort_by(f64::total_cmp);
             let mean = v.iter().sum::<f64>() / v.len() as f64;
-            println!("| {g} | {} | {:.3} | {:.3} |", v.len(), mean, v[v.len() / 2]);
+            println!(
+                "| {g} | {} | {:.3} | {:.3} |",
+                v.len(),
+                mean,
+                v[v.len() / 2]
+            );
         }
     }
     if !args.dry_run {
         let provenance = format!(
             "pagelevel train --sets {} --labels {:?} --features {:?} (all pages)",
-            args.sets.join(","), args.labels, args.features
+            args.sets.join(","),
+            args.labels,
+            args.features
         )
         .to_lowercase();
         let mut model = fit(&records, |_| true, args.labels, args.features, provenance)?;
