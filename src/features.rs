@@ -627,12 +627,13 @@ const GROUP_PREFIXES: [&[&str]; CLS_GROUPS] = [
 /// ancestors, and whether it lies in a main/article landmark. One top-down pass.
 ///
 /// # Complexity
-/// O(n + total length of id and class values).
+/// O(n + total length of the distinct id and class values).
 fn class_groups(dom: &Dom) -> (Vec<u32>, Vec<u32>, Vec<bool>) {
     let n = dom.len();
     let mut own = vec![0u32; n];
     let mut inherited = vec![0u32; n];
     let mut in_main = vec![false; n];
+    let mut memo: std::collections::HashMap<&str, u32> = std::collections::HashMap::new();
     for i in 1..n {
         let node = dom.node(i);
         let p = node.parent as usize;
@@ -653,7 +654,10 @@ fn class_groups(dom: &Dom) -> (Vec<u32>, Vec<u32>, Vec<bool>) {
         }
         for (k, v) in dom.attrs(i) {
             match k {
-                "id" | "class" => bits |= name_groups(v),
+                "id" | "class" => {
+                    // Class strings repeat across a page: match each distinct one once.
+                    bits |= *memo.entry(v).or_insert_with(|| name_groups(v));
+                }
                 "role" => {
                     let v = v.trim();
                     main |= v.eq_ignore_ascii_case("main") || v.eq_ignore_ascii_case("article");
@@ -680,40 +684,88 @@ fn class_groups(dom: &Dom) -> (Vec<u32>, Vec<u32>, Vec<bool>) {
 
 /// The group bits of an id or class value: split into lowercase alphanumeric tokens
 /// (camelCase splits too) and match each against [`GROUP_PREFIXES`].
+///
+/// # Complexity
+/// O(length of the value): tokens go through a stack buffer, and each token is compared
+/// only with the prefixes sharing its first letter.
 fn name_groups(value: &str) -> u32 {
+    /// Longest prefix in [`GROUP_PREFIXES`] is shorter than this; longer tokens keep their
+    /// first bytes and their true length.
+    const KEEP: usize = 24;
+    let by_letter = prefixes_by_letter();
     let mut bits = 0u32;
-    let mut token = String::new();
-    let mut flush = |t: &mut String| {
-        if !t.is_empty() {
-            for (g, prefixes) in GROUP_PREFIXES.iter().enumerate() {
-                if prefixes.iter().any(|p| {
-                    if p.len() <= 3 {
-                        t == p || (t.len() == p.len() + 1 && t.starts_with(p) && t.ends_with('s'))
-                    } else {
-                        t.starts_with(p)
-                    }
-                }) {
+    let mut buf = [0u8; KEEP];
+    let mut len = 0usize;
+    let mut flush = |buf: &[u8; KEEP], len: &mut usize| {
+        if *len > 0 {
+            let t = &buf[..(*len).min(KEEP)];
+            for &(p, g) in &by_letter[(t[0] as usize) & 0x7f] {
+                let p = p.as_bytes();
+                let hit = if p.len() <= 3 {
+                    *len == p.len() && t == p
+                        || (*len == p.len() + 1 && t.starts_with(p) && t[p.len()] == b's')
+                } else {
+                    t.starts_with(p)
+                };
+                if hit {
                     bits |= 1 << g;
                 }
             }
-            t.clear();
+            *len = 0;
         }
     };
     let mut prev_lower = false;
-    for ch in value.chars() {
-        if ch.is_ascii_alphanumeric() {
-            if ch.is_ascii_uppercase() && prev_lower {
-                flush(&mut token);
+    for &b in value.as_bytes() {
+        if b.is_ascii_alphanumeric() {
+            if b.is_ascii_uppercase() && prev_lower {
+                flush(&buf, &mut len);
             }
-            prev_lower = ch.is_ascii_lowercase();
-            token.push(ch.to_ascii_lowercase());
+            prev_lower = b.is_ascii_lowercase();
+            if len < KEEP {
+                buf[len] = b.to_ascii_lowercase();
+            }
+            len += 1;
         } else {
             prev_lower = false;
-            flush(&mut token);
+            flush(&buf, &mut len);
         }
     }
-    flush(&mut token);
+    flush(&buf, &mut len);
     bits
+}
+
+/// [`GROUP_PREFIXES`] indexed by the prefix's first byte: (prefix, group).
+fn prefixes_by_letter() -> &'static [Vec<(&'static str, u8)>] {
+    static TABLE: std::sync::OnceLock<Vec<Vec<(&'static str, u8)>>> = std::sync::OnceLock::new();
+    TABLE.get_or_init(|| {
+        let mut t = vec![Vec::new(); 128];
+        for (g, prefixes) in GROUP_PREFIXES.iter().enumerate() {
+            for p in prefixes.iter() {
+                t[p.as_bytes()[0] as usize].push((*p, g as u8));
+            }
+        }
+        t
+    })
+}
+
+#[cfg(test)]
+mod name_tests {
+    use super::*;
+
+    #[test]
+    fn class_names_by_hand() {
+        let g = |v| name_groups(v);
+        assert_eq!(g("site-footer"), 1 << 2);
+        assert_eq!(g("mainNav"), (1 << 9) | 1);
+        assert_eq!(g("ads"), 1 << 7);
+        assert_eq!(g("address shadow"), 0);
+        assert_eq!(g("CommentList"), 1 << 4);
+        assert_eq!(
+            g("a-really-long-token-that-starts-with-sidebarxxxxxxxx sidebarLeft"),
+            1 << 3
+        );
+        assert_eq!(g(""), 0);
+    }
 }
 
 /// Per node: the longest run of consecutive same-tag element children, and the number of

@@ -224,7 +224,7 @@ pub fn segment(dom: &Dom, pf: &PageFeatures, model: &Model, opts: &SegmentOption
     }
     for i in root..end {
         if dom.node(i).kind == Kind::Text && pf.visible[i] && segment_of[i] != NONE {
-            segments[segment_of[i] as usize].words += crate::text::count_words(dom.text(i)) as u32;
+            segments[segment_of[i] as usize].words += pf.counts[i].words;
         }
     }
     Segmentation {

@@ -17,18 +17,25 @@ use super::{Dom, Kind, Tag};
 /// O(n), plus one more pass and a word count of the text when the fallback is considered.
 pub fn visibility(dom: &Dom) -> Vec<bool> {
     let vis = visibility_with(dom, false);
-    let words = |vis: &[bool]| -> usize {
-        (0..dom.len())
-            .filter(|&i| vis[i] && dom.node(i).kind == Kind::Text)
-            .map(|i| crate::text::count_words(dom.text(i)))
-            .sum()
+    // Counting stops at the threshold: most pages pass it within their first few texts.
+    let words = |vis: &[bool], cap: usize| -> usize {
+        let mut total = 0;
+        for i in 0..dom.len() {
+            if vis[i] && dom.node(i).kind == Kind::Text {
+                total += crate::text::count_words(dom.text(i));
+                if total >= cap {
+                    break;
+                }
+            }
+        }
+        total
     };
-    let seen = words(&vis);
+    let seen = words(&vis, NOSCRIPT_FALLBACK_WORDS);
     if seen >= NOSCRIPT_FALLBACK_WORDS || !dom.nodes().iter().any(|n| n.tag == Tag::NOSCRIPT) {
         return vis;
     }
     let with = visibility_with(dom, true);
-    if words(&with) > seen {
+    if words(&with, usize::MAX) > seen {
         with
     } else {
         vis

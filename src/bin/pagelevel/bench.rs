@@ -39,49 +39,71 @@ pub fn run(args: Args) -> anyhow::Result<usize> {
     }
     let total_bytes: usize = pages.iter().map(|p| p.0.len()).sum();
     let opts = FeatureOptions::default();
-    let mut stages: Vec<Stage> = Vec::new();
-    let mut time = |name: &'static str, work: &dyn Fn(&[u8], Option<&str>)| {
-        let mut secs = vec![f64::INFINITY; pages.len()];
-        for _ in 0..args.rounds.max(1) {
-            for (k, (bytes, url)) in pages.iter().enumerate() {
-                let t = Instant::now();
-                work(bytes, url.as_deref());
-                secs[k] = secs[k].min(t.elapsed().as_secs_f64());
-            }
-        }
-        stages.push(Stage { name, secs });
-    };
-    time("decode", &|b, u| {
-        std::hint::black_box(decode::decode_for_url(b, None, u));
-    });
-    if args.rcdom {
-        time("decode + html5ever→rcdom", &|b, u| {
-            let d = decode::decode_for_url(b, None, u);
-            std::hint::black_box(dom::reference::parse_rcdom_only(&d.text));
-        });
-    }
-    time("decode + parse (arena, no spans)", &|b, u| {
-        let d = decode::decode_for_url(b, None, u);
-        std::hint::black_box(dom::sink::parse_unchunked(&d.text, &limits).ok());
-    });
-    time("decode + parse (arena, spans)", &|b, u| {
-        let d = decode::decode_for_url(b, None, u);
-        std::hint::black_box(dom::parse(&d.text, &limits).ok());
-    });
-    time("parse + geometry + features", &|b, u| {
-        let d = decode::decode_for_url(b, None, u);
-        if let Ok(dom) = dom::parse(&d.text, &limits) {
-            std::hint::black_box(features::compute(&dom, u, &opts));
-        }
-    });
     let model = pagelevel::classify::Model::embedded();
     let popts = pagelevel::pipeline::Options::default();
-    time("whole pipeline (parse → text)", &|b, u| {
-        let page = pagelevel::Page::from_bytes(b, u, None, &limits);
-        if let Ok(page) = page {
-            std::hint::black_box(pagelevel::pipeline::analyze(page, model, &popts).main_text());
+    type Work<'a> = Box<dyn Fn(&[u8], Option<&str>) + 'a>;
+    let mut work: Vec<(&'static str, Work)> = vec![(
+        "decode",
+        Box::new(|b, u| {
+            std::hint::black_box(decode::decode_for_url(b, None, u));
+        }),
+    )];
+    if args.rcdom {
+        work.push((
+            "decode + html5ever→rcdom",
+            Box::new(|b, u| {
+                let d = decode::decode_for_url(b, None, u);
+                std::hint::black_box(dom::reference::parse_rcdom_only(&d.text));
+            }),
+        ));
+    }
+    work.push((
+        "decode + parse (arena, no spans)",
+        Box::new(|b, u| {
+            let d = decode::decode_for_url(b, None, u);
+            std::hint::black_box(dom::sink::parse_unchunked(&d.text, &limits).ok());
+        }),
+    ));
+    work.push((
+        "decode + parse (arena, spans)",
+        Box::new(|b, u| {
+            let d = decode::decode_for_url(b, None, u);
+            std::hint::black_box(dom::parse(&d.text, &limits).ok());
+        }),
+    ));
+    work.push((
+        "parse + geometry + features",
+        Box::new(|b, u| {
+            let d = decode::decode_for_url(b, None, u);
+            if let Ok(dom) = dom::parse(&d.text, &limits) {
+                std::hint::black_box(features::compute(&dom, u, &opts));
+            }
+        }),
+    ));
+    work.push((
+        "whole pipeline (parse → text)",
+        Box::new(|b, u| {
+            if let Ok(page) = pagelevel::Page::from_bytes(b, u, None, &limits) {
+                std::hint::black_box(pagelevel::pipeline::analyze(page, model, &popts).main_text());
+            }
+        }),
+    ));
+    // Stages run back to back on each page, so drift in the machine's speed hits all alike.
+    let mut secs = vec![vec![f64::INFINITY; pages.len()]; work.len()];
+    for _ in 0..args.rounds.max(1) {
+        for (k, (bytes, url)) in pages.iter().enumerate() {
+            for (s, (_, w)) in work.iter().enumerate() {
+                let t = Instant::now();
+                w(bytes, url.as_deref());
+                secs[s][k] = secs[s][k].min(t.elapsed().as_secs_f64());
+            }
         }
-    });
+    }
+    let stages: Vec<Stage> = work
+        .iter()
+        .zip(secs)
+        .map(|((name, _), secs)| Stage { name, secs })
+        .collect();
     println!(
         "{} pages, {:.1} MB, one thread, best of {} round(s) per page\n",
         pages.len(),
