@@ -20,8 +20,8 @@ pub fn visibility(dom: &Dom) -> Vec<bool> {
     // Counting stops at the threshold: most pages pass it within their first few texts.
     let words = |vis: &[bool], cap: usize| -> usize {
         let mut total = 0;
-        for i in 0..dom.len() {
-            if vis[i] && dom.node(i).kind == Kind::Text {
+        for (i, &v) in vis.iter().enumerate() {
+            if v && dom.node(i).kind == Kind::Text {
                 total += crate::text::count_words(dom.text(i));
                 if total >= cap {
                     break;
