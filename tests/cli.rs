@@ -1,0 +1,192 @@
+//! The binary's commands: help, output contracts, per-input errors and determinism.
+
+mod common;
+
+use std::path::PathBuf;
+use std::process::Command;
+
+fn bin() -> Command {
+    Command::new(env!("CARGO_BIN_EXE_pagelevel"))
+}
+
+fn examples() -> Vec<PathBuf> {
+    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("data/examples");
+    let mut v: Vec<PathBuf> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|e| e == "html"))
+        .collect();
+    v.sort();
+    v
+}
+
+fn lines(out: &[u8]) -> Vec<serde_json::Value> {
+    String::from_utf8_lossy(out)
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect()
+}
+
+#[test]
+fn every_command_has_help() {
+    for cmd in [
+        "features",
+        "segment",
+        "extract",
+        "eval",
+        "train",
+        "sitelevel",
+        "dedup",
+        "view",
+        "bench",
+    ] {
+        let out = bin().args([cmd, "--help"]).output().unwrap();
+        assert!(out.status.success(), "{cmd} --help failed");
+        assert!(
+            String::from_utf8_lossy(&out.stdout).contains("Usage"),
+            "{cmd}"
+        );
+    }
+}
+
+#[test]
+fn extract_contract_on_the_example_pages() {
+    let pages = examples();
+    assert_eq!(pages.len(), 3);
+    let out = bin().arg("extract").args(&pages).output().unwrap();
+    assert!(out.status.success());
+    let v = lines(&out.stdout);
+    assert_eq!(v.len(), 3);
+    for (line, page) in v.iter().zip(&pages) {
+        assert_eq!(line["path"], page.to_string_lossy().as_ref());
+        assert!(line.get("error").is_none());
+    }
+    let news = v
+        .iter()
+        .find(|l| l["path"].as_str().unwrap().contains("news"))
+        .unwrap();
+    let text = news["text"].as_str().unwrap();
+    // The article's own sentences are kept, one block per line.
+    assert!(
+        text.contains("the tidal mill that last turned its wheel in 1824"),
+        "{text}"
+    );
+    assert!(text.lines().count() >= 5, "{text}");
+    // The windows-1252 forum page decodes: its en dash and apostrophes survive.
+    let forum = v
+        .iter()
+        .find(|l| l["path"].as_str().unwrap().contains("forum"))
+        .unwrap();
+    assert!(forum["text"].as_str().unwrap().contains("lovely"));
+}
+
+#[test]
+fn a_failing_page_is_reported_and_the_batch_goes_on() {
+    let pages = examples();
+    let out = bin()
+        .arg("extract")
+        .arg("no-such-page.html")
+        .arg(&pages[0])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let v = lines(&out.stdout);
+    assert_eq!(v.len(), 2);
+    assert!(v[0]["error"]
+        .as_str()
+        .unwrap()
+        .contains("no-such-page.html"));
+    assert!(!v[1]["text"].as_str().unwrap().is_empty());
+}
+
+#[test]
+fn output_is_identical_for_any_thread_count() {
+    let pages = examples();
+    let run = |j: &str, cmd: &str| {
+        bin()
+            .args(["-j", j, cmd])
+            .args(&pages)
+            .output()
+            .unwrap()
+            .stdout
+    };
+    for cmd in ["extract", "segment", "features"] {
+        assert_eq!(run("1", cmd), run("2", cmd), "{cmd}");
+    }
+}
+
+#[test]
+fn segments_nest_and_point_into_the_page() {
+    let page = &PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("data/examples/news-article.html");
+    let out = bin().arg("segment").arg(page).output().unwrap();
+    let v = lines(&out.stdout);
+    let segs = v[0]["segments"].as_array().unwrap();
+    assert!(!segs.is_empty());
+    assert!(segs[0]["parent"].is_null());
+    let html = std::fs::read_to_string(page).unwrap();
+    for (k, s) in segs.iter().enumerate() {
+        if let Some(p) = s["parent"].as_u64() {
+            assert!((p as usize) < k, "parents come first");
+        }
+        let score = s["score"].as_f64().unwrap();
+        assert!((0.0..=1.0).contains(&score));
+        assert_eq!(s["template"].as_bool().unwrap(), score >= 0.5);
+        if let Some(span) = s["span"].as_array() {
+            let (a, b) = (
+                span[0].as_u64().unwrap() as usize,
+                span[1].as_u64().unwrap() as usize,
+            );
+            assert!(html[a..b].starts_with('<'));
+        }
+    }
+}
+
+#[test]
+fn variants_and_flags_are_accepted() {
+    let page = &examples()[0];
+    for args in [
+        vec!["--variant", "basic"],
+        vec!["--variant", "smooth", "--c", "0.1", "--penalty", "constant"],
+        vec!["--threshold", "0.7", "--min-area", "500"],
+    ] {
+        let out = bin().arg("extract").args(&args).arg(page).output().unwrap();
+        assert!(out.status.success(), "{args:?}");
+    }
+    let bad = bin()
+        .args(["extract", "--variant", "nope"])
+        .arg(page)
+        .output()
+        .unwrap();
+    assert_eq!(bad.status.code(), Some(2));
+}
+
+#[test]
+fn train_is_deterministic() {
+    let Some(data) = common::data_or_skip("train_is_deterministic") else {
+        return;
+    };
+    let dir = std::env::temp_dir().join(format!("pagelevel-train-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let train = |name: &str| {
+        let out = dir.join(name);
+        let status = bin()
+            .args(["train", "--sets", "cleaneval-dev", "--data"])
+            .arg(&data)
+            .arg("--out")
+            .arg(&out)
+            .output()
+            .unwrap();
+        assert!(
+            status.status.success(),
+            "{}",
+            String::from_utf8_lossy(&status.stderr)
+        );
+        std::fs::read_to_string(out).unwrap()
+    };
+    let a = train("a.json");
+    let b = train("b.json");
+    assert_eq!(a, b);
+    let m = pagelevel::classify::Model::from_json(&a).unwrap();
+    assert_eq!(m.buckets.len(), 4);
+    std::fs::remove_dir_all(&dir).ok();
+}
