@@ -85,11 +85,14 @@ fn element_boundaries_split_blocks() {
 
 #[test]
 fn invisible_and_blank_text_makes_no_block() {
-    let html = "<body>\n  <p>a</p>\n<script>var x = 'not a block';</script>\n<style>p { color: red }</style>\
+    // Sixty visible words keep <noscript> hidden (it is shown only on otherwise empty pages).
+    let long = vec!["a"; 60].join(" ");
+    let html = "<body>\n  <p>LONG</p>\n<script>var x = 'not a block';</script>\n<style>p { color: red }</style>\
                 <div hidden>hidden</div><span style='display:none'>gone</span><noscript>ns</noscript>\
-                <div>   \n\t </div><p>b</p>\n</body>";
-    let (dom, vis, b) = page(html);
-    assert_eq!(texts(&dom, &vis, &b), ["a", "b"]);
+                <div>   \n\t </div><p>b</p>\n</body>"
+        .replace("LONG", &long);
+    let (dom, vis, b) = page(&html);
+    assert_eq!(texts(&dom, &vis, &b), [long.as_str(), "b"]);
     // Punctuation alone is a block (boilerpipe keeps non-word tokens), with no words.
     let (dom, vis, b) = page("<p>a</p><p> | </p><p>b</p>");
     assert_eq!(texts(&dom, &vis, &b), ["a", " | ", "b"]);
