@@ -26,11 +26,7 @@ pub fn solve(
     gamma: &[f64],
 ) -> Result<Smoothed, SmoothError> {
     let Some(p) = Problem::new(parent, x, w, gamma)? else {
-        return Ok(Smoothed {
-            y: vec![],
-            segment_roots: vec![],
-            cost: 0.0,
-        });
+        return Ok(Smoothed::empty());
     };
     let n = p.n();
     assert!(

@@ -65,6 +65,17 @@ pub struct Smoothed {
     pub cost: f64,
 }
 
+impl Smoothed {
+    /// The solution of the empty tree: no nodes, no segments, cost 0.
+    pub fn empty() -> Smoothed {
+        Smoothed {
+            y: vec![],
+            segment_roots: vec![],
+            cost: 0.0,
+        }
+    }
+}
+
 /// Evaluates the objective for labels `y` (no validation beyond slice lengths).
 ///
 /// Returns `f64::INFINITY` if `y` breaks monotonicity on some edge.

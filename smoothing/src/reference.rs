@@ -38,11 +38,7 @@ pub fn solve(
     gamma: &[f64],
 ) -> Result<Smoothed, SmoothError> {
     let Some(p) = Problem::new(parent, x, w, gamma)? else {
-        return Ok(Smoothed {
-            y: vec![],
-            segment_roots: vec![],
-            cost: 0.0,
-        });
+        return Ok(Smoothed::empty());
     };
     let err = build_error(&p);
     let (y_rank, cost) = isotone_smooth(&p, &err);

@@ -8,6 +8,17 @@ use pagelevel::segment::{
     Penalty, SegmentOptions, Variant, DEFAULT_C, DEFAULT_MIN_AREA, DEFAULT_THRESHOLD,
 };
 
+/// The pages a pipeline command reads.
+#[derive(clap::Args, Debug, Clone)]
+pub struct PageInputs {
+    /// HTML pages (.html or .html.gz).
+    #[arg(required = true)]
+    pub pages: Vec<PathBuf>,
+    /// The pages' URL (for the intra-site link feature).
+    #[arg(long)]
+    pub url: Option<String>,
+}
+
 /// Model and smoothing settings.
 #[derive(clap::Args, Debug, Clone)]
 pub struct PipelineArgs {

@@ -1,22 +1,16 @@
 //! `pagelevel segment`: one JSON object per page with its segments.
 
-use std::path::PathBuf;
-
 use pagelevel::pipeline::analyze;
 use pagelevel::{Limits, Page};
 
 use crate::extract::line;
-use crate::pipeline_args::PipelineArgs;
+use crate::pipeline_args::{PageInputs, PipelineArgs};
 
 /// Arguments of `pagelevel segment`.
 #[derive(clap::Args)]
 pub struct Args {
-    /// HTML pages (.html or .html.gz).
-    #[arg(required = true)]
-    pages: Vec<PathBuf>,
-    /// The pages' URL (for the intra-site link feature).
-    #[arg(long)]
-    url: Option<String>,
+    #[command(flatten)]
+    input: PageInputs,
     #[command(flatten)]
     pipeline: PipelineArgs,
 }
@@ -26,9 +20,9 @@ pub fn run(args: Args) -> anyhow::Result<usize> {
     let opts = args.pipeline.options();
     let limits = Limits::default();
     let summary = crate::batch::run(
-        &args.pages,
+        &args.input.pages,
         |path| {
-            let page = Page::from_path(path, args.url.as_deref(), &limits)?;
+            let page = Page::from_path(path, args.input.url.as_deref(), &limits)?;
             let a = analyze(page, &model, &opts);
             let dom = &a.page.dom;
             let segments: Vec<serde_json::Value> = a
