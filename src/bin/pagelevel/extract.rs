@@ -1,9 +1,6 @@
 //! `pagelevel extract`: one JSON object per page, `{"path", "text", "error"?}`, where the text is
 //! the page's non-template text in document order, one block per line.
 
-use pagelevel::pipeline::analyze;
-use pagelevel::{Limits, Page};
-
 use crate::pipeline_args::{PageInputs, PipelineArgs};
 
 /// Arguments of `pagelevel extract`.
@@ -16,22 +13,14 @@ pub struct Args {
 }
 
 pub fn run(args: Args) -> anyhow::Result<usize> {
-    let model = args.pipeline.model()?;
-    let opts = args.pipeline.options();
-    let limits = Limits::default();
-    let summary = crate::batch::run(
-        &args.input.pages,
-        |path| {
-            let page = Page::from_path(path, args.input.url.as_deref(), &limits)?;
-            let text = analyze(page, &model, &opts).main_text();
-            line(&serde_json::json!({"path": path.to_string_lossy(), "text": text}))
-        },
+    args.input.for_each_analysis(
+        &args.pipeline,
+        |path, a| line(&serde_json::json!({"path": path.to_string_lossy(), "text": a.main_text()})),
         |path, e| {
             line(&serde_json::json!({"path": path.to_string_lossy(), "text": "", "error": format!("{e:#}")}))
                 .unwrap_or_default()
         },
-    )?;
-    Ok(summary.failed)
+    )
 }
 
 /// A JSON value as one output line.

@@ -19,6 +19,32 @@ pub struct PageInputs {
     pub url: Option<String>,
 }
 
+impl PageInputs {
+    /// Runs the pipeline on every page (in parallel, output in input order) and writes what
+    /// `emit` makes of each analysis; a page that fails writes `failed(path, error)` instead.
+    /// Returns the number of failed pages.
+    pub fn for_each_analysis(
+        &self,
+        pipeline: &PipelineArgs,
+        emit: impl Fn(&std::path::Path, &pagelevel::pipeline::Analysis) -> anyhow::Result<Vec<u8>>
+            + Sync,
+        failed: impl Fn(&std::path::Path, &anyhow::Error) -> Vec<u8> + Sync,
+    ) -> anyhow::Result<usize> {
+        let model = pipeline.model()?;
+        let opts = pipeline.options();
+        let limits = pagelevel::Limits::default();
+        let summary = crate::batch::run(
+            &self.pages,
+            |path| {
+                let page = pagelevel::Page::from_path(path, self.url.as_deref(), &limits)?;
+                emit(path, &pagelevel::pipeline::analyze(page, &model, &opts))
+            },
+            |path, e| failed(path, e),
+        )?;
+        Ok(summary.failed)
+    }
+}
+
 /// Model and smoothing settings.
 #[derive(clap::Args, Debug, Clone)]
 pub struct PipelineArgs {

@@ -1,8 +1,5 @@
 //! `pagelevel segment`: one JSON object per page with its segments.
 
-use pagelevel::pipeline::analyze;
-use pagelevel::{Limits, Page};
-
 use crate::extract::line;
 use crate::pipeline_args::{PageInputs, PipelineArgs};
 
@@ -16,14 +13,10 @@ pub struct Args {
 }
 
 pub fn run(args: Args) -> anyhow::Result<usize> {
-    let model = args.pipeline.model()?;
-    let opts = args.pipeline.options();
-    let limits = Limits::default();
-    let summary = crate::batch::run(
-        &args.input.pages,
-        |path| {
-            let page = Page::from_path(path, args.input.url.as_deref(), &limits)?;
-            let a = analyze(page, &model, &opts);
+    let variant = args.pipeline.variant;
+    args.input.for_each_analysis(
+        &args.pipeline,
+        |path, a| {
             let dom = &a.page.dom;
             let segments: Vec<serde_json::Value> = a
                 .segmentation
@@ -52,7 +45,7 @@ pub fn run(args: Args) -> anyhow::Result<usize> {
                 .collect();
             line(&serde_json::json!({
                 "path": path.to_string_lossy(),
-                "variant": opts.segment.variant,
+                "variant": variant,
                 "segments": segments,
             }))
         },
@@ -60,6 +53,5 @@ pub fn run(args: Args) -> anyhow::Result<usize> {
             line(&serde_json::json!({"path": path.to_string_lossy(), "segments": [], "error": format!("{e:#}")}))
                 .unwrap_or_default()
         },
-    )?;
-    Ok(summary.failed)
+    )
 }
