@@ -505,6 +505,17 @@ pub fn merged_clusters(dom: &Dom, visible: &[bool], seg: &Segmentation) -> Vec<u
 /// Items are the words of visible text nodes: a text node is counted as many times as it has
 /// words, so long paragraphs weigh more than link labels, and whitespace-only nodes not at all.
 pub fn segmentation_ari(dom: &Dom, visible: &[bool], classes: &[u8], cluster_of: &[u32]) -> f64 {
+    word_contingency(dom, visible, classes, cluster_of).ari()
+}
+
+/// The contingency table of annotation classes against clusters, each visible text node
+/// weighted by its words (the items of [`segmentation_ari`]).
+fn word_contingency(
+    dom: &Dom,
+    visible: &[bool],
+    classes: &[u8],
+    cluster_of: &[u32],
+) -> Contingency {
     let mut t = Contingency::new();
     for i in 0..dom.len() {
         if visible[i] && dom.node(i).kind == Kind::Text {
@@ -515,7 +526,7 @@ pub fn segmentation_ari(dom: &Dom, visible: &[bool], classes: &[u8], cluster_of:
             );
         }
     }
-    t.ari()
+    t
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -599,19 +610,7 @@ pub fn evaluate_annotated(
     let vis = &both.features.visible;
     let classes = span_classes(dom);
     let merged = merged_clusters(dom, vis, &both.basic);
-    let table = |cluster_of: &[u32]| {
-        let mut t = Contingency::new();
-        for i in 0..dom.len() {
-            if vis[i] && dom.node(i).kind == Kind::Text {
-                t.add(
-                    u32::from(classes[i]),
-                    cluster_of[i],
-                    count_words(dom.text(i)) as u64,
-                );
-            }
-        }
-        t
-    };
+    let table = |cluster_of: &[u32]| word_contingency(dom, vis, &classes, cluster_of);
     let tb = table(&both.basic.segment_of);
     let tm = table(&merged);
     let ts = table(&both.smooth.segment_of);

@@ -242,21 +242,19 @@ fn page_samples(
                 && pf.layout.rects[i].area() >= DEFAULT_MIN_AREA
         })
         .collect();
-    // SiteLevel word shares: words in template-labelled text per subtree.
+    // SiteLevel word shares: visible words in template-labelled text per subtree (all
+    // visible words per subtree are already in the feature counts).
     let n = dom.len();
     let site_words = labels.map(|labels| {
-        let mut words = vec![(0u32, 0u32); n];
+        let mut template = vec![0u32; n];
         for i in (1..n).rev() {
-            if dom.node(i).kind == crate::dom::Kind::Text && pf.visible[i] {
-                let w = crate::text::count_words(dom.text(i)) as u32;
-                words[i].0 += w;
-                words[i].1 += if labels[i] { w } else { 0 };
+            if dom.node(i).kind == crate::dom::Kind::Text && labels[i] {
+                template[i] += pf.counts[i].words;
             }
             let p = dom.node(i).parent as usize;
-            words[p].0 += words[i].0;
-            words[p].1 += words[i].1;
+            template[p] += template[i];
         }
-        (words, labels)
+        (template, labels)
     });
     let alignment = gold.map(|g| align(dom, &pf.visible, g));
     let step = nodes.len().div_ceil(MAX_SAMPLES_PER_PAGE).max(1);
@@ -268,8 +266,8 @@ fn page_samples(
             Sample {
                 area: pf.layout.rects[i].area(),
                 x: (0..COUNT).map(|k| transform(k, row[k]) as f32).collect(),
-                sitelevel: site_words.as_ref().map(|(w, labels)| {
-                    let (all, t) = w[i];
+                sitelevel: site_words.as_ref().map(|(template, labels)| {
+                    let (all, t) = (pf.counts[i].words, template[i]);
                     if all == 0 {
                         labels[i]
                     } else {
