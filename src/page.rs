@@ -9,7 +9,8 @@ use crate::{input, Limits, Result};
 /// A decoded and parsed page.
 #[derive(Debug, Clone)]
 pub struct Page {
-    /// The decoded source; node spans are byte offsets into it.
+    /// The decoded source (with an unterminated `<title>` closed, see
+    /// [`dom::close_unterminated_title`]); node spans are byte offsets into it.
     pub html: String,
     /// The DOM arena.
     pub dom: Dom,
@@ -29,7 +30,8 @@ impl Page {
         charset: Option<&str>,
         limits: &Limits,
     ) -> Result<Page> {
-        let decoded = decode_for_url(bytes, charset, url);
+        let mut decoded = decode_for_url(bytes, charset, url);
+        dom::close_unterminated_title(&mut decoded.text);
         let dom = dom::parse(&decoded.text, limits)?;
         Ok(Page {
             html: decoded.text,

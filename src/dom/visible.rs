@@ -7,7 +7,9 @@ use super::{Dom, Kind, Tag};
 /// `visible[i]` is false when node `i` renders nothing: it is or lies inside script, style,
 /// head, template and the other never-rendered elements ([`Tag::is_invisible`]), or an element
 /// with the `hidden` attribute, `aria-hidden="true"`, or an inline `display:none` /
-/// `visibility:hidden`; comments and doctypes are never visible.
+/// `visibility:hidden`, a `<dialog>` without `open`, or a modal (`aria-modal="true"`): the
+/// browser's first render shows neither until a script opens it. Comments and doctypes are
+/// never visible.
 ///
 /// `<noscript>` content is hidden, as for a reader with JavaScript, unless the rest of the
 /// page shows fewer than [`NOSCRIPT_FALLBACK_WORDS`] words and the noscript content has more:
@@ -74,15 +76,19 @@ pub fn hidden_element(dom: &Dom, i: usize, tag: Tag) -> bool {
     if tag.is_invisible() && !dom.node(i).foreign {
         return true;
     }
+    let dialog = tag == Tag::DIALOG && !dom.node(i).foreign;
+    let mut open = false;
     for (k, v) in dom.attrs(i) {
         match k {
             "hidden" => return true,
+            "open" => open = true,
+            "aria-modal" if v.trim().eq_ignore_ascii_case("true") => return true,
             "aria-hidden" if v.trim().eq_ignore_ascii_case("true") => return true,
             "style" if style_hides(v) => return true,
             _ => {}
         }
     }
-    false
+    dialog && !open
 }
 
 /// Inline style `display:none` or `visibility:hidden` (any spacing and case).
@@ -107,7 +113,8 @@ mod tests {
         // 60 words in the first paragraph keep the noscript fallback off.
         let long = "a ".repeat(60);
         let html = "<body><p>A</p><div hidden><p>b</p></div><div style='DISPLAY : none !important'>c</div>\
-                    <span aria-hidden=true>d</span><script>e</script><noscript>f</noscript><p>g</p>\
+                    <span aria-hidden=true>d</span><dialog>d2</dialog><dialog open>g0</dialog>\
+                    <div role=dialog aria-modal=true>d3</div><script>e</script><noscript>f</noscript><p>g</p>\
                     <iframe>document.write('x')</iframe></body>"
             .replace("<p>A</p>", &format!("<p>{long}</p>"));
         let dom = crate::dom::parse(&html, &crate::Limits::default()).unwrap();
@@ -116,7 +123,7 @@ mod tests {
             .filter(|&i| vis[i] && dom.node(i).kind == Kind::Text)
             .map(|i| dom.text(i))
             .collect();
-        assert_eq!(seen.replace(' ', ""), format!("{}g", "a".repeat(60)));
+        assert_eq!(seen.replace(' ', ""), format!("{}g0g", "a".repeat(60)));
     }
 
     #[test]
