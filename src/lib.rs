@@ -6,6 +6,7 @@
 
 pub mod align;
 pub mod blocks;
+pub mod boost;
 pub mod config;
 pub mod decode;
 pub mod dedup;

@@ -161,8 +161,8 @@ fn variants_and_flags_are_accepted() {
 }
 
 #[test]
-fn train_is_deterministic() {
-    let Some(data) = common::data_or_skip("train_is_deterministic") else {
+fn train_lr_is_deterministic() {
+    let Some(data) = common::data_or_skip("train_lr_is_deterministic") else {
         return;
     };
     let dir = std::env::temp_dir().join(format!("pagelevel-train-{}", std::process::id()));
@@ -170,7 +170,14 @@ fn train_is_deterministic() {
     let train = |name: &str| {
         let out = dir.join(name);
         let status = bin()
-            .args(["train", "--sets", "cleaneval-dev", "--data"])
+            .args([
+                "train",
+                "--classifier",
+                "lr",
+                "--sets",
+                "cleaneval-dev",
+                "--data",
+            ])
             .arg(&data)
             .arg("--out")
             .arg(&out)
@@ -188,5 +195,38 @@ fn train_is_deterministic() {
     assert_eq!(a, b);
     let m = pagelevel::classify::Model::from_json(&a).unwrap();
     assert_eq!(m.buckets.len(), 4);
+    assert!(m.boost.is_none());
     std::fs::remove_dir_all(&dir).ok();
+}
+
+/// `pagelevel train` with its defaults, run on two threads, rebuilds the embedded model byte
+/// for byte.
+#[test]
+fn train_reproduces_the_embedded_model() {
+    let Some(data) = common::data_or_skip("train_reproduces_the_embedded_model") else {
+        return;
+    };
+    let out = std::env::temp_dir().join(format!("pagelevel-model-{}.json", std::process::id()));
+    let status = bin()
+        .args(["-j", "2", "train", "--data"])
+        .arg(&data)
+        .arg("--out")
+        .arg(&out)
+        .output()
+        .unwrap();
+    assert!(
+        status.status.success(),
+        "{}",
+        String::from_utf8_lossy(&status.stderr)
+    );
+    let trained = std::fs::read_to_string(&out).unwrap();
+    std::fs::remove_file(&out).ok();
+    let embedded = pagelevel::classify::EMBEDDED_JSON;
+    assert!(
+        trained == embedded,
+        "retrained model differs from data/model.json ({} vs {} bytes); retrain with `pagelevel train`",
+        trained.len(),
+        embedded.len()
+    );
+    assert!(pagelevel::classify::Model::embedded().boost.is_some());
 }

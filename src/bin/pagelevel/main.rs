@@ -37,7 +37,7 @@ enum Command {
     Extract(extract::Args),
     /// Evaluate extraction against a manifest's gold texts (WCXB word-F1, mean and median, per page type).
     Eval(eval::Args),
-    /// Train the per-area-bucket classifiers on SiteLevel labels and write the model JSON.
+    /// Train the node classifier (boosted trees, or the paper's per-area-bucket regressions) on gold-aligned and SiteLevel labels and write the model JSON.
     Train(train::Args),
     /// Time parse, geometry and features on a manifest's pages (one thread) and print a table.
     Bench(bench::Args),

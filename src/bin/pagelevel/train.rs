@@ -1,12 +1,15 @@
-//! `pagelevel train`: fits the per-area-bucket classifiers and writes the model JSON;
+//! `pagelevel train`: fits the node classifier (boosted trees or per-area-bucket regressions)
+//! and writes the model JSON;
 //! `--cv` also reports out-of-fold word-F1 (folds by site). Deterministic.
 
 use std::collections::BTreeMap;
 use std::path::PathBuf;
 
+use pagelevel::boost::BoostParams;
 use pagelevel::site::RunOptions;
 use pagelevel::train::{
-    collect, cross_validate, fit, validate, FeatureSet, LabelSource, TrainOptions,
+    collect, cross_validate, fit, validate, Classifier, FeatureSet, FitOptions, LabelSource,
+    TrainOptions,
 };
 use pagelevel::Limits;
 
@@ -31,12 +34,30 @@ pub struct Args {
     /// Feature set: paper (the paper's and boilerpipe's) or all.
     #[arg(long, value_enum, default_value_t = FeatureSet::All)]
     features: FeatureSet,
+    /// Classifier: lr (the paper's per-area-bucket logistic regressions) or boost (gradient-boosted trees).
+    #[arg(long, value_enum, default_value_t = Classifier::Boost)]
+    classifier: Classifier,
+    /// Boosting: number of trees.
+    #[arg(long, default_value_t = BoostParams::default().trees)]
+    trees: usize,
+    /// Boosting: depth of every tree.
+    #[arg(long, default_value_t = BoostParams::default().depth)]
+    depth: u32,
+    /// Boosting: shrinkage per tree.
+    #[arg(long, default_value_t = BoostParams::default().learning_rate)]
+    learning_rate: f32,
+    /// Boosting: share of the samples each tree sees.
+    #[arg(long, default_value_t = BoostParams::default().subsample)]
+    subsample: f64,
     /// Where to write the model (trained on all pages).
     #[arg(long, short, default_value = "data/model.json")]
     out: PathBuf,
     /// Also report out-of-fold word-F1 per set (and per page type), folds by site.
     #[arg(long)]
     cv: bool,
+    /// With --cv: also write each page's out-of-fold P/R/F1 as JSON Lines to this file.
+    #[arg(long)]
+    pages: Option<PathBuf>,
     /// Write nothing; only report.
     #[arg(long)]
     dry_run: bool,
@@ -56,6 +77,18 @@ pub fn run(args: Args) -> anyhow::Result<usize> {
         labels: args.labels,
         features: args.features,
     };
+    let fo = FitOptions {
+        labels: args.labels,
+        features: args.features,
+        classifier: args.classifier,
+        boost: BoostParams {
+            trees: args.trees,
+            depth: args.depth,
+            learning_rate: args.learning_rate,
+            subsample: args.subsample,
+            ..BoostParams::default()
+        },
+    };
     let records = collect(&opts)?;
     let samples: usize = records.iter().map(|r| r.samples.len()).sum();
     let sites: std::collections::BTreeSet<&str> = records.iter().map(|r| r.site.as_str()).collect();
@@ -65,13 +98,7 @@ pub fn run(args: Args) -> anyhow::Result<usize> {
         sites.len()
     );
 
-    let held = fit(
-        &records,
-        |r| r.fold() != 0,
-        args.labels,
-        args.features,
-        String::new(),
-    )?;
+    let held = fit(&records, |r| r.fold() != 0, &fo, String::new())?;
     let report = validate(&held, &records, |r| r.fold() == 0, args.labels);
     println!("Per-bucket validation (trained on folds 1-4, validated on fold 0's sites):\n");
     println!("| bucket | area px² | train samples (balanced) | validation samples (template share) | accuracy | AUC |");
@@ -83,13 +110,20 @@ pub fn run(args: Args) -> anyhow::Result<usize> {
         );
     }
     if args.cv {
-        let scored = cross_validate(
-            &records,
-            args.labels,
-            args.features,
-            &args.pipeline.options(),
-            &Limits::default(),
-        )?;
+        let scored = cross_validate(&records, &fo, &args.pipeline.options(), &Limits::default())?;
+        if let Some(path) = &args.pages {
+            let mut out = String::new();
+            for (i, prf) in &scored {
+                let e = &records[*i].entry;
+                out += &serde_json::json!({
+                    "id": e.id, "set": e.set, "site": records[*i].site, "type": e.page_type,
+                    "html": e.html, "fold": records[*i].fold(), "precision": prf.precision, "recall": prf.recall, "f1": prf.f1,
+                })
+                .to_string();
+                out.push('\n');
+            }
+            std::fs::write(path, out)?;
+        }
         let mut groups: BTreeMap<String, Vec<f64>> = BTreeMap::new();
         for (i, prf) in &scored {
             let e = &records[*i].entry;
@@ -105,10 +139,11 @@ pub fn run(args: Args) -> anyhow::Result<usize> {
             }
         }
         println!(
-            "\nOut-of-fold word-F1 ({} folds by site; labels {:?}, features {:?}, variant {:?}):\n",
+            "\nOut-of-fold word-F1 ({} folds by site; labels {:?}, features {:?}, classifier {:?}, variant {:?}):\n",
             pagelevel::train::FOLDS,
             args.labels,
             args.features,
+            args.classifier,
             args.pipeline.variant
         );
         println!("| set | pages | mean F1 | median F1 |");
@@ -126,13 +161,21 @@ pub fn run(args: Args) -> anyhow::Result<usize> {
     }
     if !args.dry_run {
         let provenance = format!(
-            "pagelevel train --sets {} --labels {:?} --features {:?} (all pages)",
+            "pagelevel train --sets {} --labels {:?} --features {:?} --classifier {:?}{} (all pages)",
             args.sets.join(","),
             args.labels,
-            args.features
+            args.features,
+            args.classifier,
+            match args.classifier {
+                Classifier::Boost => format!(
+                    " --trees {} --depth {} --learning-rate {} --subsample {}",
+                    args.trees, args.depth, args.learning_rate, args.subsample
+                ),
+                Classifier::Lr => String::new(),
+            }
         )
         .to_lowercase();
-        let mut model = fit(&records, |_| true, args.labels, args.features, provenance)?;
+        let mut model = fit(&records, |_| true, &fo, provenance)?;
         for (b, r) in model.buckets.iter_mut().zip(&report) {
             b.val_accuracy = Some((r.accuracy * 1e4).round() / 1e4);
             b.val_auc = Some((r.auc * 1e4).round() / 1e4);
