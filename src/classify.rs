@@ -10,7 +10,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::boost::Forest;
+use crate::boost::{self, Forest};
 use crate::features::{f, FeatureMatrix, NAMES};
 use crate::{Error, Result};
 
@@ -162,6 +162,22 @@ impl Model {
     /// # Complexity
     /// O(n · COUNT).
     pub fn score_all(&self, matrix: &FeatureMatrix, scored: &[bool]) -> Vec<f32> {
+        if let Some(forest) = &self.boost {
+            let mut out = vec![f32::NAN; matrix.len()];
+            let idx: Vec<usize> = (0..matrix.len()).filter(|&i| scored[i]).collect();
+            let mut z = [0f32; boost::LANES];
+            for chunk in idx.chunks(boost::LANES) {
+                let mut rows: [&[f32]; boost::LANES] = [&[]; boost::LANES];
+                for (r, &i) in rows.iter_mut().zip(chunk) {
+                    *r = matrix.row(i);
+                }
+                forest.margins(&rows[..chunk.len()], &mut z);
+                for (&i, &zi) in chunk.iter().zip(&z) {
+                    out[i] = sigmoid(zi as f64) as f32;
+                }
+            }
+            return out;
+        }
         (0..matrix.len())
             .map(|i| {
                 if scored[i] {
