@@ -1,0 +1,392 @@
+//! The slopes of one piecewise linear function over the `G = m - 1` gaps between
+//! consecutive distinct scores, in a lazy segment tree whose leaves are buckets of
+//! [`BUCKET`] gaps (range add, range assign, prefix sums of `slope * gap length`, last
+//! negative or positive slope, runs of equal slope).
+//!
+//! Buckets keep the tree small: `G` slopes in one flat array (8 bytes each) plus
+//! `2 G / BUCKET` tree nodes of 40 bytes, about 13 bytes per gap, and a bucket's gaps
+//! are scanned linearly where a plain tree would descend four more levels. Read-only
+//! queries never push pending operations down: they carry the composed pending
+//! operation of the ancestors instead, so only updates write.
+//!
+//! # Complexity
+//! Every operation is `O(log(G / BUCKET) + BUCKET)`, except [`Slopes::pieces`], which
+//! is that times the number of runs it reports. Recursion depth is `log2(G / BUCKET)`.
+
+/// Gaps per leaf bucket.
+const BUCKET: usize = 16;
+
+/// A pending operation on every slope below a node: assign `c` (if `set`), else add `c`.
+#[derive(Clone, Copy)]
+struct Op {
+    set: bool,
+    c: f64,
+}
+
+const IDENTITY: Op = Op { set: false, c: 0.0 };
+
+impl Op {
+    /// `self` applied after `inner`.
+    #[inline]
+    fn after(self, inner: Op) -> Op {
+        if self.set {
+            self
+        } else {
+            Op {
+                set: inner.set,
+                c: inner.c + self.c,
+            }
+        }
+    }
+
+    #[inline]
+    fn slope(self, s: f64) -> f64 {
+        if self.set {
+            self.c
+        } else {
+            s + self.c
+        }
+    }
+
+    /// Sum of `slope * length` over a range of total length `len` whose sum was `sum`.
+    #[inline]
+    fn sum(self, sum: f64, len: f64) -> f64 {
+        if self.set {
+            self.c * len
+        } else {
+            sum + self.c * len
+        }
+    }
+}
+
+/// Aggregates of a tree node (correct for its gaps, its own `lazy` included) and the
+/// operation still pending for its children (or, at a leaf, for its bucket's slopes).
+#[derive(Clone, Copy)]
+struct Node {
+    mn: f64,
+    mx: f64,
+    sum: f64,
+    lazy: Op,
+}
+
+pub(crate) struct Slopes<'a> {
+    vals: &'a [f64],
+    gaps: usize,
+    buckets: usize,
+    slope: Vec<f64>,
+    tree: Vec<Node>,
+}
+
+/// Children of `node` over buckets `l..r`, and the split point. Preorder layout, no
+/// padding: the left child follows its parent and the right child follows the left
+/// subtree's `2 (mid - l) - 1` nodes.
+#[inline]
+fn kids(node: usize, l: usize, r: usize) -> (usize, usize, usize) {
+    let mid = (l + r) / 2;
+    (node + 1, node + 2 * (mid - l), mid)
+}
+
+impl<'a> Slopes<'a> {
+    pub fn new(vals: &'a [f64]) -> Self {
+        let gaps = vals.len() - 1;
+        let buckets = gaps.div_ceil(BUCKET);
+        let zero = Node {
+            mn: 0.0,
+            mx: 0.0,
+            sum: 0.0,
+            lazy: IDENTITY,
+        };
+        Slopes {
+            vals,
+            gaps,
+            buckets,
+            slope: vec![0.0; gaps],
+            tree: vec![zero; 2 * buckets - 1],
+        }
+    }
+
+    /// First gap of bucket `b` (or `gaps` past the end).
+    #[inline]
+    fn gap(&self, b: usize) -> usize {
+        (b * BUCKET).min(self.gaps)
+    }
+
+    /// Length in `v` of gaps `l..r`.
+    #[inline]
+    fn len(&self, l: usize, r: usize) -> f64 {
+        self.vals[r] - self.vals[l]
+    }
+
+    /// Applies `op` to every slope of `node` (buckets `l..r`).
+    #[inline]
+    fn apply(&mut self, node: usize, l: usize, r: usize, op: Op) {
+        let len = self.len(self.gap(l), self.gap(r));
+        let t = &mut self.tree[node];
+        t.mn = op.slope(t.mn);
+        t.mx = op.slope(t.mx);
+        t.sum = op.sum(t.sum, len);
+        t.lazy = op.after(t.lazy);
+    }
+
+    fn push(&mut self, node: usize, l: usize, r: usize) {
+        let op = self.tree[node].lazy;
+        if op.set || op.c != 0.0 {
+            let (a, b, mid) = kids(node, l, r);
+            self.apply(a, l, mid, op);
+            self.apply(b, mid, r, op);
+            self.tree[node].lazy = IDENTITY;
+        }
+    }
+
+    fn pull(&mut self, node: usize, l: usize, r: usize) {
+        let (a, b, _) = kids(node, l, r);
+        let (x, y) = (self.tree[a], self.tree[b]);
+        let t = &mut self.tree[node];
+        t.mn = x.mn.min(y.mn);
+        t.mx = x.mx.max(y.mx);
+        t.sum = x.sum + y.sum;
+    }
+
+    /// Sets every slope to 0.
+    pub fn reset(&mut self) {
+        self.apply(0, 0, self.buckets, Op { set: true, c: 0.0 });
+    }
+
+    /// Adds `c` to every slope, `O(1)`.
+    pub fn add_all(&mut self, c: f64) {
+        self.apply(0, 0, self.buckets, Op { set: false, c });
+    }
+
+    /// Adds `c` to the slopes of gaps `ql..qr`.
+    pub fn range_add(&mut self, ql: usize, qr: usize, c: f64) {
+        if ql < qr && c != 0.0 {
+            self.update(0, 0, self.buckets, ql, qr, Op { set: false, c });
+        }
+    }
+
+    /// Sets the slopes of gaps `ql..qr` to `c`.
+    pub fn range_set(&mut self, ql: usize, qr: usize, c: f64) {
+        if ql < qr {
+            self.update(0, 0, self.buckets, ql, qr, Op { set: true, c });
+        }
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn update(&mut self, node: usize, l: usize, r: usize, ql: usize, qr: usize, op: Op) {
+        let (gl, gr) = (self.gap(l), self.gap(r));
+        if qr <= gl || gr <= ql {
+            return;
+        }
+        if ql <= gl && gr <= qr {
+            self.apply(node, l, r, op);
+            return;
+        }
+        if r - l == 1 {
+            // A partly covered bucket: apply its pending operation to its slopes, then
+            // the update, then recompute its aggregates.
+            let lazy = self.tree[node].lazy;
+            let bucket = &mut self.slope[gl..gr];
+            if lazy.set || lazy.c != 0.0 {
+                for s in bucket.iter_mut() {
+                    *s = lazy.slope(*s);
+                }
+            }
+            for s in &mut bucket[ql.max(gl) - gl..qr.min(gr) - gl] {
+                *s = op.slope(*s);
+            }
+            let (mut mn, mut mx, mut sum) = (f64::INFINITY, f64::NEG_INFINITY, 0.0);
+            for (&s, v) in bucket.iter().zip(self.vals[gl..=gr].windows(2)) {
+                mn = mn.min(s);
+                mx = mx.max(s);
+                sum += s * (v[1] - v[0]);
+            }
+            self.tree[node] = Node {
+                mn,
+                mx,
+                sum,
+                lazy: IDENTITY,
+            };
+            return;
+        }
+        // A pending add commutes with an add below it, so only assigns need a push.
+        let lazy = self.tree[node].lazy;
+        let keep = !op.set && !lazy.set;
+        if !keep {
+            self.push(node, l, r);
+        }
+        let (a, b, mid) = kids(node, l, r);
+        self.update(a, l, mid, ql, qr, op);
+        self.update(b, mid, r, ql, qr, op);
+        self.pull(node, l, r);
+        if keep && lazy.c != 0.0 {
+            let len = self.len(gl, gr);
+            let t = &mut self.tree[node];
+            t.mn += lazy.c;
+            t.mx += lazy.c;
+            t.sum += lazy.c * len;
+            t.lazy = lazy;
+        }
+    }
+
+    /// Sum of `slope * gap length` over gaps `0..k`, i.e. `g(v_k) - g(v_0)`.
+    pub fn prefix(&self, k: usize) -> f64 {
+        let (mut node, mut l, mut r, mut acc, mut op) = (0, 0, self.buckets, 0.0, IDENTITY);
+        loop {
+            let (gl, gr) = (self.gap(l), self.gap(r));
+            if k >= gr {
+                return acc + op.sum(self.tree[node].sum, self.len(gl, gr));
+            }
+            if k <= gl {
+                return acc;
+            }
+            op = op.after(self.tree[node].lazy);
+            if r - l == 1 {
+                for j in gl..k {
+                    acc += op.slope(self.slope[j]) * (self.vals[j + 1] - self.vals[j]);
+                }
+                return acc;
+            }
+            let (a, b, mid) = kids(node, l, r);
+            let gm = self.gap(mid);
+            if k <= gm {
+                node = a;
+                r = mid;
+            } else {
+                acc += op.sum(self.tree[a].sum, self.len(gl, gm));
+                node = b;
+                l = mid;
+            }
+        }
+    }
+
+    /// The smallest rank `k` in `lo + 1..=hi` with `c(prefix(k))`, where `c` is false
+    /// at `lo`, true at `hi` and monotone on `lo..=hi`. One descent.
+    pub fn first_rank(&self, lo: usize, hi: usize, mut c: impl FnMut(f64) -> bool) -> usize {
+        let mut test = |k: usize, p: f64| {
+            if k <= lo {
+                false
+            } else if k > hi {
+                true
+            } else {
+                c(p)
+            }
+        };
+        let (mut node, mut l, mut r, mut acc, mut op) = (0, 0, self.buckets, 0.0, IDENTITY);
+        while r - l > 1 {
+            op = op.after(self.tree[node].lazy);
+            let (a, b, mid) = kids(node, l, r);
+            let (gl, gm) = (self.gap(l), self.gap(mid));
+            let at_mid = acc + op.sum(self.tree[a].sum, self.len(gl, gm));
+            if test(gm, at_mid) {
+                node = a;
+                r = mid;
+            } else {
+                acc = at_mid;
+                node = b;
+                l = mid;
+            }
+        }
+        op = op.after(self.tree[node].lazy);
+        let (gl, gr) = (self.gap(l), self.gap(r));
+        for j in gl..gr {
+            acc += op.slope(self.slope[j]) * (self.vals[j + 1] - self.vals[j]);
+            if test(j + 1, acc) {
+                return j + 1;
+            }
+        }
+        gr
+    }
+
+    /// Writes the starts of the monotone runs left of the last negative slope, right to
+    /// left, as `(k, prefix(k))`: first `k = b0`, one past the last negative slope, then
+    /// each rank where the slopes, read leftwards, turn from `<= 0` to `> 0` or from
+    /// `>= 0` to `< 0`, ending with rank 0. Empty if no slope is negative.
+    ///
+    /// One right-to-left traversal that skips every node whose slopes all keep the
+    /// current direction: `O((1 + R) log(G / BUCKET) + (1 + R) BUCKET)` for `R` runs,
+    /// instead of two root descents per run.
+    pub fn runs(&self, out: &mut Vec<(u32, f64)>) {
+        out.clear();
+        // `rising`: inside a run of slopes >= 0 (read leftwards), looking for a negative.
+        let mut rising = true;
+        self.walk(0, 0, self.buckets, IDENTITY, 0.0, &mut rising, out);
+        if !out.is_empty() {
+            out.push((0, 0.0));
+        }
+    }
+
+    /// `op`: the ancestors' pending operation; `left`: the sum of `slope * length` left
+    /// of the node, accumulated exactly as [`Slopes::prefix`] does (same values).
+    #[allow(clippy::too_many_arguments)]
+    fn walk(
+        &self,
+        node: usize,
+        l: usize,
+        r: usize,
+        op: Op,
+        left: f64,
+        rising: &mut bool,
+        out: &mut Vec<(u32, f64)>,
+    ) {
+        let t = &self.tree[node];
+        let keeps = if *rising {
+            op.slope(t.mn) >= 0.0
+        } else {
+            op.slope(t.mx) <= 0.0
+        };
+        if keeps {
+            return;
+        }
+        let op = op.after(t.lazy);
+        if r - l == 1 {
+            let (gl, gr) = (self.gap(l), self.gap(r));
+            for k in (gl..gr).rev() {
+                let s = op.slope(self.slope[k]);
+                if *rising && s < 0.0 || !*rising && s > 0.0 {
+                    // The run ends at rank k + 1; sum left to right as `prefix` does.
+                    let mut at = left;
+                    for j in gl..=k {
+                        at += op.slope(self.slope[j]) * (self.vals[j + 1] - self.vals[j]);
+                    }
+                    out.push(((k + 1) as u32, at));
+                    *rising = !*rising;
+                }
+            }
+            return;
+        }
+        let (a, b, mid) = kids(node, l, r);
+        let mid_left = left + op.sum(self.tree[a].sum, self.len(self.gap(l), self.gap(mid)));
+        self.walk(b, mid, r, op, mid_left, rising, out);
+        self.walk(a, l, mid, op, left, rising, out);
+    }
+
+    /// Writes the maximal runs of equal slope over all gaps as `(start, slope)`.
+    pub fn pieces(&self, out: &mut Vec<(u32, f64)>) {
+        out.clear();
+        self.collect(0, 0, self.buckets, IDENTITY, out);
+    }
+
+    fn collect(&self, node: usize, l: usize, r: usize, op: Op, out: &mut Vec<(u32, f64)>) {
+        let t = &self.tree[node];
+        let mut emit = |k: usize, s: f64| {
+            if !matches!(out.last(), Some(p) if p.1 == s) {
+                out.push((k as u32, s));
+            }
+        };
+        let (mn, mx) = (op.slope(t.mn), op.slope(t.mx));
+        if mn == mx {
+            emit(self.gap(l), mn);
+            return;
+        }
+        let op = op.after(t.lazy);
+        if r - l == 1 {
+            for k in self.gap(l)..self.gap(r) {
+                emit(k, op.slope(self.slope[k]));
+            }
+            return;
+        }
+        let (a, b, mid) = kids(node, l, r);
+        self.collect(a, l, mid, op, out);
+        self.collect(b, mid, r, op, out);
+    }
+}
