@@ -182,69 +182,64 @@ pub fn solve(
     w: &[f64],
     gamma: &[f64],
 ) -> Result<Smoothed, SmoothError> {
-    let Some(p) = Problem::new(parent, x, w, gamma)? else {
+    let Some(mut p) = Problem::new(parent, x, w, gamma)? else {
         return Ok(Smoothed::empty());
     };
     let n = p.n();
-    let vals = &p.vals;
-    let m = vals.len();
+    let m = p.vals.len();
     if m == 1 {
         // One distinct score: a single segment costs only the root's penalty.
         return Ok(p.finish(&vec![0; n], gamma[p.root]));
     }
     let gaps = m - 1;
-    // Heavy child = child with the largest subtree.
-    let mut heavy = vec![NONE; n];
-    {
-        let mut size = vec![1u32; n];
-        let mut best = vec![0u32; n];
-        for &i in p.order.iter().rev() {
-            let i = i as usize;
-            let q = parent[i];
-            if q != NO_PARENT {
-                size[q] += size[i];
-                if size[i] > best[q] {
-                    best[q] = size[i];
-                    heavy[q] = i as u32;
-                }
-            }
-        }
-    }
+    // Relabel the nodes in heavy-first preorder: every heavy path becomes a run of
+    // consecutive positions and every subtree a range, so the passes below read their
+    // arrays sequentially instead of chasing random parent indices (a random tree's
+    // parents are scattered; the cache misses cost more than the arithmetic).
+    let lay = Layout::new(&p);
+    // The layout replaces the BFS order and the per-node ranks.
+    (p.order, p.rank) = (Vec::new(), Vec::new());
+    let vals = &p.vals;
+    let Layout {
+        ppos,
+        node_of,
+        rank,
+        w,
+        gamma,
+    } = &lay;
+    let is_heavy = |pos: usize| pos > 0 && ppos[pos] as usize == pos - 1;
     let mut seg: Option<Slopes<'_>> = None;
     let mut acc: Vec<Option<Box<Flat>>> = (0..n).map(|_| None).collect();
     let mut jumps: Vec<Jump> = Vec::new();
     let mut jump_range = vec![(0u32, 0u32); n];
-    let mut path: Vec<u32> = Vec::new();
     let (mut pieces, mut pts, mut out, mut bounds) =
         (Vec::new(), Vec::new(), Vec::new(), Vec::new());
     let mut root_rank = 0u32;
     let mut cost = 0.0;
-    // Reverse BFS order meets every path top after all tops below it.
-    for &t in p.order.iter().rev() {
-        let t = t as usize;
-        let q = parent[t];
-        if q != NO_PARENT && heavy[q] as usize == t {
+    // Reverse preorder meets every path top after all tops below it.
+    for t in (0..n).rev() {
+        if is_heavy(t) {
             continue;
         }
-        path.clear();
-        let mut v = t as u32;
-        while v != NONE {
-            path.push(v);
-            v = heavy[v as usize];
+        // The path is positions t..=e, processed bottom-up.
+        let mut e = t;
+        while e + 1 < n && is_heavy(e + 1) && ppos[e + 1] as usize == e {
+            e += 1;
         }
+        let q = if t == 0 { NONE } else { ppos[t] };
+        let path = (t..e + 1).rev();
         if path.len() < LONG_PATH {
             // Short path: each node sweeps its whole function.
             let mut f = Flat::default();
-            for &i in path.iter().rev() {
-                let i = i as usize;
+            for i in path {
                 if let Some(light) = acc[i].take() {
                     f.add(*light);
                 }
                 if w[i] > 0.0 {
-                    f.add_abs(w[i], p.rank[i], vals);
+                    f.add_abs(w[i], rank[i], vals);
                 }
                 f.evaluate(vals, &mut pts);
-                if i == p.root {
+                if i == 0 {
                     let (mut arg, mut min) = (0, f64::INFINITY);
                     for &(k, val) in &pts {
                         if val < min {
@@ -260,8 +255,8 @@ pub fn solve(
                 jump_range[i] = (start, jumps.len() as u32);
                 f.set_points(&out, vals);
             }
-            if q != NO_PARENT {
-                match &mut acc[q] {
+            if q != NONE {
+                match &mut acc[q as usize] {
                     Some(a) => a.add(f),
                     slot => *slot = Some(Box::new(f)),
                 }
@@ -271,8 +266,7 @@ pub fn solve(
         let seg = seg.get_or_insert_with(|| Slopes::new(vals));
         seg.reset();
         let mut base = 0.0; // g(v_0)
-        for &i in path.iter().rev() {
-            let i = i as usize;
+        for i in path {
             if let Some(light) = acc[i].take() {
                 base += light.base;
                 seg.add_all(light.slope0);
@@ -281,12 +275,12 @@ pub fn solve(
                 }
             }
             if w[i] > 0.0 {
-                let r = p.rank[i] as usize;
-                base += w[i] * (x[i] - vals[0]);
+                let r = rank[i] as usize;
+                base += w[i] * (vals[r] - vals[0]);
                 seg.add_all(w[i]);
                 seg.range_add(0, r, -2.0 * w[i]);
             }
-            if i == p.root {
+            if i == 0 {
                 seg.pieces(&mut pieces);
                 let (mut val, mut min, mut arg) = (base, base, 0u32);
                 for (j, &(k, s)) in pieces.iter().enumerate() {
@@ -304,7 +298,7 @@ pub fn solve(
             base = cap_node(seg, base, gamma[i], vals, &mut bounds, &mut jumps);
             jump_range[i] = (start, jumps.len() as u32);
         }
-        if q != NO_PARENT {
+        if q != NONE {
             // Hand the top's function to its parent as slope changes.
             seg.pieces(&mut pieces);
             let mut flat = Flat {
@@ -315,7 +309,7 @@ pub fn solve(
             for w2 in pieces.windows(2) {
                 flat.bps.push((w2[1].0, w2[1].1 - w2[0].1));
             }
-            match &mut acc[q] {
+            match &mut acc[q as usize] {
                 Some(a) => a.add(flat),
                 slot => *slot = Some(Box::new(flat)),
             }
@@ -323,22 +317,105 @@ pub fn solve(
     }
     drop(acc);
     drop(seg);
-    // Top-down: a node keeps its parent's rank unless that rank falls in a capped run.
-    let mut y = vec![0u32; n];
-    y[p.root] = root_rank;
-    for &i in p.order.iter().skip(1) {
-        let i = i as usize;
+    // Top-down (preorder puts parents first): a node keeps its parent's rank unless
+    // that rank falls in a capped run.
+    let mut y_pos = vec![0u32; n];
+    y_pos[0] = root_rank;
+    for i in 1..n {
         let (s, e) = jump_range[i];
         // Runs are stored right to left: descending `lo`.
         let runs = &jumps[s as usize..e as usize];
-        let k = y[parent[i]];
+        let k = y_pos[ppos[i] as usize];
         let idx = runs.partition_point(|run| run.lo > k);
-        y[i] = match runs.get(idx) {
+        y_pos[i] = match runs.get(idx) {
             Some(run) if run.hi >= k => run.to,
             _ => k,
         };
     }
+    drop((jumps, jump_range));
+    let mut y = vec![0u32; n];
+    for (pos, &v) in node_of.iter().enumerate() {
+        y[v as usize] = y_pos[pos];
+    }
+    drop(y_pos);
+    drop(lay);
     Ok(p.finish(&y, cost))
+}
+
+/// The input in heavy-first preorder positions: the root at 0, a node's heavy child
+/// (largest subtree) right after it, then its light children's subtrees.
+struct Layout {
+    /// Position of the parent (unused at the root).
+    ppos: Vec<u32>,
+    /// The original node at each position.
+    node_of: Vec<u32>,
+    rank: Vec<u32>,
+    w: Vec<f64>,
+    gamma: Vec<f64>,
+}
+
+impl Layout {
+    /// `O(n)`, iterative.
+    fn new(p: &Problem<'_>) -> Layout {
+        let n = p.n();
+        let parent = p.parent;
+        let mut size = vec![1u32; n];
+        let mut heavy = vec![NONE; n];
+        for &i in p.order.iter().rev() {
+            let q = parent[i as usize];
+            if q != NO_PARENT {
+                size[q] += size[i as usize];
+                if heavy[q] == NONE || size[i as usize] > size[heavy[q] as usize] {
+                    heavy[q] = i;
+                }
+            }
+        }
+        // In BFS order a parent is placed before its children: the heavy child goes
+        // right after it, light children's subtrees one after another after the heavy
+        // subtree (`next[q]`: the next free position for a light child of `q`).
+        let mut pos = vec![0u32; n];
+        let mut next = vec![0u32; n];
+        for &v in &p.order {
+            let v = v as usize;
+            let q = parent[v];
+            if q != NO_PARENT {
+                pos[v] = if heavy[q] as usize == v {
+                    pos[q] + 1
+                } else {
+                    let at = next[q];
+                    next[q] += size[v];
+                    at
+                };
+            }
+            next[v] = pos[v]
+                + 1
+                + if heavy[v] == NONE {
+                    0
+                } else {
+                    size[heavy[v] as usize]
+                };
+        }
+        drop((size, heavy, next));
+        let mut lay = Layout {
+            ppos: vec![NONE; n],
+            node_of: vec![0; n],
+            rank: vec![0; n],
+            w: vec![0.0; n],
+            gamma: vec![0.0; n],
+        };
+        for v in 0..n {
+            let at = pos[v] as usize;
+            if parent[v] != NO_PARENT {
+                lay.ppos[at] = pos[parent[v]];
+            }
+            lay.node_of[at] = v as u32;
+            lay.rank[at] = p.rank[v];
+            lay.w[at] = p.w[v];
+            lay.gamma[at] = p.gamma[v];
+        }
+        drop(pos);
+        lay
+    }
 }
 
 /// Replaces `g` (value `base` at `v_0`, slopes in `seg`) by `f = min(g, gamma + S)`,
