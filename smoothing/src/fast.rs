@@ -278,7 +278,7 @@ pub fn solve(
                 let r = rank[i] as usize;
                 base += w[i] * (vals[r] - vals[0]);
                 seg.add_all(w[i]);
-                seg.range_add(0, r, -2.0 * w[i]);
+                seg.prefix_add(r, -2.0 * w[i]);
             }
             if i == 0 {
                 seg.pieces(&mut pieces);

@@ -75,6 +75,8 @@ pub(crate) struct Slopes<'a> {
     buckets: usize,
     slope: Vec<f64>,
     tree: Vec<Node>,
+    /// Length in `v` of each tree node's gaps.
+    lens: Vec<f64>,
 }
 
 /// Children of `node` over buckets `l..r`, and the split point. Preorder layout, no
@@ -96,12 +98,24 @@ impl<'a> Slopes<'a> {
             sum: 0.0,
             lazy: IDENTITY,
         };
-        Slopes {
+        let mut s = Slopes {
             vals,
             gaps,
             buckets,
             slope: vec![0.0; gaps],
             tree: vec![zero; 2 * buckets - 1],
+            lens: vec![0.0; 2 * buckets - 1],
+        };
+        s.fill_lens(0, 0, buckets);
+        s
+    }
+
+    fn fill_lens(&mut self, node: usize, l: usize, r: usize) {
+        self.lens[node] = self.len(self.gap(l), self.gap(r));
+        if r - l > 1 {
+            let (a, b, mid) = kids(node, l, r);
+            self.fill_lens(a, l, mid);
+            self.fill_lens(b, mid, r);
         }
     }
 
@@ -117,10 +131,10 @@ impl<'a> Slopes<'a> {
         self.vals[r] - self.vals[l]
     }
 
-    /// Applies `op` to every slope of `node` (buckets `l..r`).
+    /// Applies `op` to every slope of `node`.
     #[inline]
-    fn apply(&mut self, node: usize, l: usize, r: usize, op: Op) {
-        let len = self.len(self.gap(l), self.gap(r));
+    fn apply(&mut self, node: usize, op: Op) {
+        let len = self.lens[node];
         let t = &mut self.tree[node];
         t.mn = op.slope(t.mn);
         t.mx = op.slope(t.mx);
@@ -131,9 +145,9 @@ impl<'a> Slopes<'a> {
     fn push(&mut self, node: usize, l: usize, r: usize) {
         let op = self.tree[node].lazy;
         if op.set || op.c != 0.0 {
-            let (a, b, mid) = kids(node, l, r);
-            self.apply(a, l, mid, op);
-            self.apply(b, mid, r, op);
+            let (a, b, _) = kids(node, l, r);
+            self.apply(a, op);
+            self.apply(b, op);
             self.tree[node].lazy = IDENTITY;
         }
     }
@@ -149,18 +163,69 @@ impl<'a> Slopes<'a> {
 
     /// Sets every slope to 0.
     pub fn reset(&mut self) {
-        self.apply(0, 0, self.buckets, Op { set: true, c: 0.0 });
+        self.apply(0, Op { set: true, c: 0.0 });
     }
 
     /// Adds `c` to every slope, `O(1)`.
     pub fn add_all(&mut self, c: f64) {
-        self.apply(0, 0, self.buckets, Op { set: false, c });
+        self.apply(0, Op { set: false, c });
     }
 
     /// Adds `c` to the slopes of gaps `ql..qr`.
     pub fn range_add(&mut self, ql: usize, qr: usize, c: f64) {
         if ql < qr && c != 0.0 {
             self.update(0, 0, self.buckets, ql, qr, Op { set: false, c });
+        }
+    }
+
+    /// Adds `c` to the slopes of gaps `0..qr`: one iterative descent along the path to
+    /// `qr` (the common update: half of every `w |x - v|`), no pushes.
+    pub fn prefix_add(&mut self, qr: usize, c: f64) {
+        if qr == 0 || c == 0.0 {
+            return;
+        }
+        let op = Op { set: false, c };
+        // Partly covered internal nodes, to refresh bottom-up (depth < 64).
+        let mut stack = [(0usize, 0usize, 0usize); 64];
+        let mut depth = 0;
+        let (mut node, mut l, mut r) = (0, 0, self.buckets);
+        loop {
+            let (gl, gr) = (self.gap(l), self.gap(r));
+            if qr >= gr {
+                self.apply(node, op);
+                break;
+            }
+            if r - l == 1 {
+                self.update(node, l, r, gl, qr, op);
+                break;
+            }
+            if self.tree[node].lazy.set {
+                self.push(node, l, r);
+            }
+            stack[depth] = (node, l, r);
+            depth += 1;
+            let (a, b, mid) = kids(node, l, r);
+            if qr >= self.gap(mid) {
+                self.apply(a, op);
+                if qr == self.gap(mid) {
+                    break;
+                }
+                (node, l) = (b, mid);
+            } else {
+                (node, r) = (a, mid);
+            }
+        }
+        for &(node, l, r) in stack[..depth].iter().rev() {
+            // The node's own pending add still applies on top of its children.
+            let lazy = self.tree[node].lazy;
+            self.pull(node, l, r);
+            if lazy.c != 0.0 {
+                let len = self.lens[node];
+                let t = &mut self.tree[node];
+                t.mn += lazy.c;
+                t.mx += lazy.c;
+                t.sum += lazy.c * len;
+            }
         }
     }
 
@@ -178,7 +243,7 @@ impl<'a> Slopes<'a> {
             return;
         }
         if ql <= gl && gr <= qr {
-            self.apply(node, l, r, op);
+            self.apply(node, op);
             return;
         }
         if r - l == 1 {
@@ -219,7 +284,7 @@ impl<'a> Slopes<'a> {
         self.update(b, mid, r, ql, qr, op);
         self.pull(node, l, r);
         if keep && lazy.c != 0.0 {
-            let len = self.len(gl, gr);
+            let len = self.lens[node];
             let t = &mut self.tree[node];
             t.mn += lazy.c;
             t.mx += lazy.c;
@@ -234,7 +299,7 @@ impl<'a> Slopes<'a> {
         loop {
             let (gl, gr) = (self.gap(l), self.gap(r));
             if k >= gr {
-                return acc + op.sum(self.tree[node].sum, self.len(gl, gr));
+                return acc + op.sum(self.tree[node].sum, self.lens[node]);
             }
             if k <= gl {
                 return acc;
@@ -252,7 +317,7 @@ impl<'a> Slopes<'a> {
                 node = a;
                 r = mid;
             } else {
-                acc += op.sum(self.tree[a].sum, self.len(gl, gm));
+                acc += op.sum(self.tree[a].sum, self.lens[a]);
                 node = b;
                 l = mid;
             }
@@ -275,8 +340,8 @@ impl<'a> Slopes<'a> {
         while r - l > 1 {
             op = op.after(self.tree[node].lazy);
             let (a, b, mid) = kids(node, l, r);
-            let (gl, gm) = (self.gap(l), self.gap(mid));
-            let at_mid = acc + op.sum(self.tree[a].sum, self.len(gl, gm));
+            let gm = self.gap(mid);
+            let at_mid = acc + op.sum(self.tree[a].sum, self.lens[a]);
             if test(gm, at_mid) {
                 node = a;
                 r = mid;
@@ -355,7 +420,7 @@ impl<'a> Slopes<'a> {
             return;
         }
         let (a, b, mid) = kids(node, l, r);
-        let mid_left = left + op.sum(self.tree[a].sum, self.len(self.gap(l), self.gap(mid)));
+        let mid_left = left + op.sum(self.tree[a].sum, self.lens[a]);
         self.walk(b, mid, r, op, mid_left, rising, out);
         self.walk(a, l, mid, op, left, rising, out);
     }
