@@ -455,3 +455,152 @@ impl<'a> Slopes<'a> {
         self.collect(b, mid, r, op, out);
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::Slopes;
+
+    fn close(a: f64, b: f64) -> bool {
+        (a - b).abs() < 1e-12
+    }
+
+    /// 40 gaps of length 1/40: three buckets, so the tree has internal nodes.
+    fn grid() -> Vec<f64> {
+        (0..=40).map(|k| k as f64 / 40.0).collect()
+    }
+
+    #[test]
+    fn hand_worked_updates_and_queries() {
+        let vals = grid();
+        let mut s = Slopes::new(&vals);
+        assert!(close(s.prefix(40), 0.0));
+        s.range_add(5, 30, 2.0);
+        assert!(close(s.prefix(10), 0.25)); // 5 gaps of slope 2
+        assert!(close(s.prefix(40), 1.25));
+        // Slopes now -1 on 0..5, 1 on 5..20, 2 on 20..30, 0 on 30..40.
+        s.prefix_add(20, -1.0);
+        assert!(close(s.prefix(40), 0.75));
+        let mut out = Vec::new();
+        s.pieces(&mut out);
+        assert_eq!(out, vec![(0, -1.0), (5, 1.0), (20, 2.0), (30, 0.0)]);
+        // One falling run, 0..5, left of the last negative slope.
+        s.runs(&mut out);
+        assert_eq!(out.len(), 2);
+        assert_eq!(out[0].0, 5);
+        assert!(close(out[0].1, -0.125));
+        assert_eq!(out[1], (0, 0.0));
+        // prefix rises on 5..=30 from -0.125; it passes 0.49 at rank 25 (0.5).
+        assert_eq!(s.first_rank(5, 30, |p| p > 0.49), 25);
+        s.range_set(10, 25, 0.0);
+        s.pieces(&mut out);
+        assert_eq!(
+            out,
+            vec![(0, -1.0), (5, 1.0), (10, 0.0), (25, 2.0), (30, 0.0)]
+        );
+        assert!(close(s.prefix(40), 0.25));
+        // Slopes -1.5, 0.5, -0.5, 1.5, -0.5: five runs, read right to left.
+        s.add_all(-0.5);
+        s.runs(&mut out);
+        let want = [
+            (40, -0.25),
+            (30, -0.125),
+            (25, -0.3125),
+            (10, -0.125),
+            (5, -0.1875),
+            (0, 0.0),
+        ];
+        assert_eq!(out.len(), want.len());
+        for (got, want) in out.iter().zip(want) {
+            assert_eq!(got.0, want.0);
+            assert!(close(got.1, want.1), "{got:?} vs {want:?}");
+        }
+        s.reset();
+        s.pieces(&mut out);
+        assert_eq!(out, vec![(0, 0.0)]);
+        s.runs(&mut out);
+        assert!(out.is_empty());
+    }
+
+    /// A long pseudo-random mix of every update against a plain array of slopes, on
+    /// uneven gaps that do not fill the last bucket.
+    #[test]
+    fn matches_a_plain_array_of_slopes() {
+        let mut state = 0x9e37_79b9_7f4a_7c15u64;
+        let mut next = move |bound: usize| {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            (state % bound as u64) as usize
+        };
+        let mut vals = vec![0.0];
+        for _ in 0..77 {
+            let last = *vals.last().unwrap();
+            vals.push(last + (1 + next(9)) as f64 / 64.0);
+        }
+        let gaps = vals.len() - 1;
+        let mut s = Slopes::new(&vals);
+        let mut plain = vec![0.0f64; gaps];
+        let mut out = Vec::new();
+        for step in 0..2000 {
+            // Small integer slopes keep every sum exact in f64.
+            let c = next(9) as f64 - 4.0;
+            let (a, b) = (next(gaps + 1), next(gaps + 1));
+            let (l, r) = (a.min(b), a.max(b));
+            match step % 5 {
+                0 => {
+                    s.range_add(l, r, c);
+                    plain[l..r].iter_mut().for_each(|p| *p += c);
+                }
+                1 => {
+                    s.prefix_add(r, c);
+                    plain[..r].iter_mut().for_each(|p| *p += c);
+                }
+                2 => {
+                    s.range_set(l, r, c);
+                    plain[l..r].iter_mut().for_each(|p| *p = c);
+                }
+                3 => {
+                    s.add_all(c);
+                    plain.iter_mut().for_each(|p| *p += c);
+                }
+                _ => {}
+            }
+            let prefix: Vec<f64> = std::iter::once(0.0)
+                .chain((0..gaps).scan(0.0, |acc, k| {
+                    *acc += plain[k] * (vals[k + 1] - vals[k]);
+                    Some(*acc)
+                }))
+                .collect();
+            for k in [0, l, r, gaps] {
+                assert!(close(s.prefix(k), prefix[k]), "step {step} prefix({k})");
+            }
+            s.pieces(&mut out);
+            let mut want = Vec::new();
+            for (k, &p) in plain.iter().enumerate() {
+                if k == 0 || plain[k - 1] != p {
+                    want.push((k as u32, p));
+                }
+            }
+            assert_eq!(out, want, "step {step} pieces");
+            // Run starts: one past the last negative slope, then every turn leftwards.
+            let mut want = Vec::new();
+            if let Some(last_neg) = plain.iter().rposition(|&p| p < 0.0) {
+                want.push(last_neg + 1);
+                let mut falling = true;
+                for k in (0..=last_neg).rev() {
+                    if falling && plain[k] > 0.0 || !falling && plain[k] < 0.0 {
+                        want.push(k + 1);
+                        falling = !falling;
+                    }
+                }
+                want.push(0);
+            }
+            s.runs(&mut out);
+            let got: Vec<usize> = out.iter().map(|&(k, _)| k as usize).collect();
+            assert_eq!(got, want, "step {step} runs");
+            for &(k, p) in &out {
+                assert!(close(p, prefix[k as usize]), "step {step} run value at {k}");
+            }
+        }
+    }
+}
