@@ -166,9 +166,9 @@ const LONG_PATH: usize = 64;
 /// Memory is `O(n + m)`, never `O(n m)`: about 30 bytes per node, the live
 /// light-child breakpoint lists (16 bytes each), 12 bytes per capped run kept for the
 /// reconstruction, and, only if some heavy path has 64 nodes or more, the segment tree:
-/// `2m - 3` nodes of 33 bytes (four `f64` and a flag; about 6.6 MB at
-/// `m = 100,000`). No recursion depends on the tree's depth; the segment tree recurses
-/// `log2 m` deep.
+/// `m - 1` slopes plus `2 (m - 1) / 16` nodes of 48 bytes, about 14 bytes per distinct
+/// score (1.4 MB at `m = 100,000`). No recursion depends on the tree's depth; the
+/// segment tree recurses `log2(m / 16)` deep.
 ///
 /// # Example
 /// ```

@@ -4,7 +4,7 @@
 //! negative or positive slope, runs of equal slope).
 //!
 //! Buckets keep the tree small: `G` slopes in one flat array (8 bytes each) plus
-//! `2 G / BUCKET` tree nodes of 40 bytes, about 13 bytes per gap, and a bucket's gaps
+//! `2 G / BUCKET` tree nodes of 48 bytes, about 14 bytes per gap, and a bucket's gaps
 //! are scanned linearly where a plain tree would descend four more levels. Read-only
 //! queries never push pending operations down: they carry the composed pending
 //! operation of the ancestors instead, so only updates write.
@@ -67,6 +67,9 @@ struct Node {
     mx: f64,
     sum: f64,
     lazy: Op,
+    /// Length in `v` of the node's gaps (fixed): next to the sums it scales, so an
+    /// update reads one cache line per node.
+    len: f64,
 }
 
 pub(crate) struct Slopes<'a> {
@@ -75,8 +78,6 @@ pub(crate) struct Slopes<'a> {
     buckets: usize,
     slope: Vec<f64>,
     tree: Vec<Node>,
-    /// Length in `v` of each tree node's gaps.
-    lens: Vec<f64>,
 }
 
 /// Children of `node` over buckets `l..r`, and the split point. Preorder layout, no
@@ -97,6 +98,7 @@ impl<'a> Slopes<'a> {
             mx: 0.0,
             sum: 0.0,
             lazy: IDENTITY,
+            len: 0.0,
         };
         let mut s = Slopes {
             vals,
@@ -104,14 +106,13 @@ impl<'a> Slopes<'a> {
             buckets,
             slope: vec![0.0; gaps],
             tree: vec![zero; 2 * buckets - 1],
-            lens: vec![0.0; 2 * buckets - 1],
         };
         s.fill_lens(0, 0, buckets);
         s
     }
 
     fn fill_lens(&mut self, node: usize, l: usize, r: usize) {
-        self.lens[node] = self.len(self.gap(l), self.gap(r));
+        self.tree[node].len = self.len(self.gap(l), self.gap(r));
         if r - l > 1 {
             let (a, b, mid) = kids(node, l, r);
             self.fill_lens(a, l, mid);
@@ -134,7 +135,7 @@ impl<'a> Slopes<'a> {
     /// Applies `op` to every slope of `node`.
     #[inline]
     fn apply(&mut self, node: usize, op: Op) {
-        let len = self.lens[node];
+        let len = self.tree[node].len;
         let t = &mut self.tree[node];
         t.mn = op.slope(t.mn);
         t.mx = op.slope(t.mx);
@@ -220,7 +221,7 @@ impl<'a> Slopes<'a> {
             let lazy = self.tree[node].lazy;
             self.pull(node, l, r);
             if lazy.c != 0.0 {
-                let len = self.lens[node];
+                let len = self.tree[node].len;
                 let t = &mut self.tree[node];
                 t.mn += lazy.c;
                 t.mx += lazy.c;
@@ -265,11 +266,13 @@ impl<'a> Slopes<'a> {
                 mx = mx.max(s);
                 sum += s * (v[1] - v[0]);
             }
+            let len = self.tree[node].len;
             self.tree[node] = Node {
                 mn,
                 mx,
                 sum,
                 lazy: IDENTITY,
+                len,
             };
             return;
         }
@@ -284,7 +287,7 @@ impl<'a> Slopes<'a> {
         self.update(b, mid, r, ql, qr, op);
         self.pull(node, l, r);
         if keep && lazy.c != 0.0 {
-            let len = self.lens[node];
+            let len = self.tree[node].len;
             let t = &mut self.tree[node];
             t.mn += lazy.c;
             t.mx += lazy.c;
@@ -299,7 +302,7 @@ impl<'a> Slopes<'a> {
         loop {
             let (gl, gr) = (self.gap(l), self.gap(r));
             if k >= gr {
-                return acc + op.sum(self.tree[node].sum, self.lens[node]);
+                return acc + op.sum(self.tree[node].sum, self.tree[node].len);
             }
             if k <= gl {
                 return acc;
@@ -317,7 +320,7 @@ impl<'a> Slopes<'a> {
                 node = a;
                 r = mid;
             } else {
-                acc += op.sum(self.tree[a].sum, self.lens[a]);
+                acc += op.sum(self.tree[a].sum, self.tree[a].len);
                 node = b;
                 l = mid;
             }
@@ -341,7 +344,7 @@ impl<'a> Slopes<'a> {
             op = op.after(self.tree[node].lazy);
             let (a, b, mid) = kids(node, l, r);
             let gm = self.gap(mid);
-            let at_mid = acc + op.sum(self.tree[a].sum, self.lens[a]);
+            let at_mid = acc + op.sum(self.tree[a].sum, self.tree[a].len);
             if test(gm, at_mid) {
                 node = a;
                 r = mid;
@@ -420,7 +423,7 @@ impl<'a> Slopes<'a> {
             return;
         }
         let (a, b, mid) = kids(node, l, r);
-        let mid_left = left + op.sum(self.tree[a].sum, self.lens[a]);
+        let mid_left = left + op.sum(self.tree[a].sum, self.tree[a].len);
         self.walk(b, mid, r, op, mid_left, rising, out);
         self.walk(a, l, mid, op, left, rising, out);
     }
