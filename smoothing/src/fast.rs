@@ -160,12 +160,14 @@ const LONG_PATH: usize = 64;
 /// the whole score range on a long path, and `K_i` can reach `m` at every node of a
 /// short path under a large subtree. Measured (README): DOM-like and random trees grow
 /// about like `n log n`; paths with sorted scores, with one huge segment, and with
-/// classifier-like noisy scores (about 3.3 runs per node at `n = 100,000`) grow
-/// near-linearly too, with the segment tree's larger constant.
+/// classifier-like noisy scores (about 3.3 runs per node at `n = 100,000`; 5.9 with
+/// uniform scores) grow near-linearly too, with the segment tree's larger constant.
 ///
-/// Memory is `O(n + m)`, never `O(n m)`: about 30 bytes per node, the live
-/// light-child breakpoint lists (16 bytes each), 12 bytes per capped run kept for the
-/// reconstruction, and, only if some heavy path has 64 nodes or more, the segment tree:
+/// Memory is `O(n + m)`, never `O(n m)`: about 44 bytes per node (the input copied
+/// into heavy-first order, 28; pending child functions and capped-run ranges, 16),
+/// the live light-child breakpoint lists (16 bytes each), 12 bytes per capped run kept
+/// for the reconstruction, and, only if some heavy path has 64 nodes or more, the
+/// segment tree:
 /// `m - 1` slopes plus `2 (m - 1) / 16` nodes of 48 bytes, about 14 bytes per distinct
 /// score (1.4 MB at `m = 100,000`). No recursion depends on the tree's depth; the
 /// segment tree recurses `log2(m / 16)` deep.
