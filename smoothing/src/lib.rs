@@ -45,6 +45,7 @@ pub mod brute;
 mod error;
 mod fast;
 pub mod reference;
+mod slopes;
 mod tree;
 
 pub use error::SmoothError;
