@@ -18,10 +18,11 @@ def _find_cli() -> str | None:
     env = os.environ.get("PAGELEVEL_BIN")
     if env:
         return env
-    for profile in ("release", "debug"):
-        p = ROOT / "target" / profile / "pagelevel"
-        if p.is_file():
-            return str(p)
+    # The newest build: an old binary of the other profile may predate the source.
+    built = [ROOT / "target" / p / "pagelevel" for p in ("release", "debug")]
+    built = [p for p in built if p.is_file()]
+    if built:
+        return str(max(built, key=lambda p: p.stat().st_mtime))
     return shutil.which("pagelevel")
 
 
