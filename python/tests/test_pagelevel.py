@@ -140,3 +140,32 @@ def test_threads_give_the_same_results():
     with ThreadPoolExecutor(4) as pool:
         got = list(pool.map(lambda p: pagelevel.extract(p[1], p[0]), pages))
     assert got == expected
+
+
+def test_the_gil_is_released_while_rust_works():
+    # A Python thread ticks while the main thread runs one long extract. Were the GIL held for
+    # the whole call, the ticker would stop for the call's whole length.
+    import threading
+    import time
+
+    rows = "".join(f"<tr><td><a href='/p{k}'>link {k}</a></td><td>cell text {k}</td></tr>" for k in range(20000))
+    html = f"<html><body><table>{rows}</table><p>{'words ' * 2000}</p></body></html>"
+    ticks: list[float] = []
+    done = threading.Event()
+
+    def ticker():
+        while not done.is_set():
+            ticks.append(time.perf_counter())
+
+    t = threading.Thread(target=ticker)
+    t.start()
+    time.sleep(0.05)
+    start = time.perf_counter()
+    pagelevel.extract(html)
+    end = time.perf_counter()
+    done.set()
+    t.join()
+    inside = [x for x in ticks if start <= x <= end]
+    gaps = [b - a for a, b in zip([start, *inside], [*inside, end])]
+    assert end - start > 0.05, "the page is too small to tell"
+    assert max(gaps) < 0.5 * (end - start), (max(gaps), end - start)
