@@ -21,37 +21,31 @@ create_exception!(
     "A page could not be read or analysed, or SiteLevel could not label a site."
 );
 
-/// The output formats of `extract`. Adding one is a variant here plus its arm in `render`.
-#[derive(Clone, Copy)]
-enum Format {
-    /// The main text, one block per line.
-    Text,
-    /// `{"url": …, "text": …}` as one JSON object (the line `pagelevel extract` prints).
-    Json,
+/// How `extract` renders an analysed page in one output format.
+type Render = fn(&Analysis) -> String;
+
+/// The output formats of `extract`, by name. Adding one (markdown, html) is one line here.
+const FORMATS: &[(&str, Render)] = &[("text", Analysis::main_text), ("json", render_json)];
+
+/// `{"url": …, "text": …}` as one JSON object (the line `pagelevel extract` prints, with the
+/// page's URL in place of its file path).
+fn render_json(a: &Analysis) -> String {
+    serde_json::json!({"url": a.page.url, "text": a.main_text()}).to_string()
 }
 
-impl Format {
-    const NAMES: [&'static str; 2] = ["text", "json"];
-
-    fn parse(name: &str) -> PyResult<Format> {
-        match name {
-            "text" => Ok(Format::Text),
-            "json" => Ok(Format::Json),
-            _ => Err(PyValueError::new_err(format!(
+/// The renderer of the format called `name`, or ValueError listing the known ones.
+fn format_of(name: &str) -> PyResult<Render> {
+    FORMATS
+        .iter()
+        .find(|(n, _)| *n == name)
+        .map(|(_, render)| *render)
+        .ok_or_else(|| {
+            let known: Vec<&str> = FORMATS.iter().map(|(n, _)| *n).collect();
+            PyValueError::new_err(format!(
                 "unknown format {name:?}; expected one of: {}",
-                Format::NAMES.join(", ")
-            ))),
-        }
-    }
-
-    fn render(self, a: &Analysis) -> String {
-        match self {
-            Format::Text => a.main_text(),
-            Format::Json => {
-                serde_json::json!({"url": a.page.url, "text": a.main_text()}).to_string()
-            }
-        }
-    }
+                known.join(", ")
+            ))
+        })
 }
 
 /// The bytes of `html` (bytes or str) and the transport charset they are known to be in.
@@ -128,9 +122,9 @@ fn extract(
     url: Option<String>,
     format: &str,
 ) -> PyResult<String> {
-    let format = Format::parse(format)?;
+    let render = format_of(format)?;
     let (bytes, charset) = html_bytes(html)?;
-    py.allow_threads(|| analyse(&bytes, charset, url.as_deref()).map(|a| format.render(&a)))
+    py.allow_threads(|| analyse(&bytes, charset, url.as_deref()).map(|a| render(&a)))
         .map_err(PageLevelError::new_err)
 }
 
@@ -280,6 +274,7 @@ fn _pagelevel(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(segment, m)?)?;
     m.add_function(wrap_pyfunction!(site_of, m)?)?;
     m.add_class::<SiteLevel>()?;
-    m.add("FORMATS", Format::NAMES)?;
+    let names: Vec<&str> = FORMATS.iter().map(|(n, _)| *n).collect();
+    m.add("FORMATS", names)?;
     Ok(())
 }
