@@ -113,7 +113,8 @@ fn json_to_py(py: Python<'_>, json: &str) -> PyResult<PyObject> {
     Ok(py.import("json")?.call_method1("loads", (json,))?.unbind())
 }
 
-/// The main content of one page.
+/// The main content of one page: the CLI's pipeline (decode, parse, layout, features,
+/// classifier, smoothing, render), linear in the page's size apart from smoothing.
 #[pyfunction]
 #[pyo3(signature = (html, url=None, format="text"))]
 fn extract(
@@ -152,6 +153,10 @@ fn site_of(url: &str) -> Option<String> {
 type PageResult<T> = (Option<String>, Result<T, String>);
 
 /// SiteLevel(θ) over the pages of one site: add every page, then ask for labels or texts.
+///
+/// Adding hashes the page (O(n log n) for n nodes); labels cost O(n) per page, one thread (a
+/// Spark executor core runs one site at a time). Every added page's parsed DOM is kept until
+/// the object is dropped, so memory grows with the site (the CLI re-reads its files instead).
 #[pyclass(module = "pagelevel")]
 struct SiteLevel {
     options: sitelevel::SiteLevelOptions,
