@@ -1,34 +1,36 @@
-from typing import Literal, TypedDict
+from typing import Literal, TypedDict, final
+
+__all__ = ["FORMATS", "PageLevelError", "SiteLevel", "extract", "segment", "site"]
 
 FORMATS: list[str]
 
 class PageLevelError(ValueError):
     """A page could not be read or analysed, or SiteLevel could not label a site."""
 
-class Box(TypedDict):
+class _Box(TypedDict):
     x: float
     y: float
     w: float
     h: float
 
-class Segment(TypedDict):
+class _Segment(TypedDict):
     id: int
     path: str
     tag: str
     span: list[int] | None
-    box: Box
+    box: _Box
     score: float
     template: bool
     words: int
     parent: int | None
 
-class Label(TypedDict):
+class _Label(TypedDict):
     path: str
     template: bool
 
-class PageLabels(TypedDict):
+class _PageLabels(TypedDict):
     url: str | None
-    labels: list[Label]
+    labels: list[_Label]
 
 def extract(
     html: bytes | str, url: str | None = None, format: Literal["text", "json"] | str = "text"
@@ -40,20 +42,21 @@ def extract(
     the page cannot be read.
     """
 
-def segment(html: bytes | str, url: str | None = None) -> list[Segment]:
+def segment(html: bytes | str, url: str | None = None) -> list[_Segment]:
     """The page's segments, as in the "segments" of `pagelevel segment`."""
 
 def site(url: str) -> str | None:
     """The registrable domain of a URL (public suffix list), as `pagelevel sitelevel` groups
     pages; None when the URL has no http(s) host."""
 
+@final
 class SiteLevel:
     """SiteLevel(θ): subtrees occurring on at least max(2, ⌈θ·N⌉) of a site's N pages are template."""
 
-    def __init__(self, theta: float = 0.1) -> None: ...
+    def __new__(cls, theta: float = 0.1) -> SiteLevel: ...
     def add(self, url: str | None, html: bytes | str) -> int:
         """Adds a page of the site; returns its index. Raises PageLevelError if it cannot be read."""
-    def labels(self) -> list[PageLabels]:
+    def labels(self) -> list[_PageLabels]:
         """Per page in the order added, the template label of every element and text node
         (the lines of `pagelevel sitelevel`). Raises PageLevelError when the site has too few
         distinct pages."""

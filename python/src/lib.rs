@@ -200,7 +200,8 @@ impl SiteLevel {
 impl SiteLevel {
     /// θ: a subtree is template when it occurs on at least max(2, ⌈θ·N⌉) of the N pages.
     #[new]
-    #[pyo3(signature = (theta=sitelevel::DEFAULT_THETA))]
+    // The literal (sitelevel::DEFAULT_THETA) shows in Python's signature; an expression would not.
+    #[pyo3(signature = (theta=0.1))]
     fn new(theta: f64) -> PyResult<Self> {
         sitelevel::min_pages_for(1, theta).map_err(|e| PyValueError::new_err(e.to_string()))?;
         let options = sitelevel::SiteLevelOptions::with_theta(theta);
