@@ -379,11 +379,24 @@ mod tests {
 
     #[test]
     fn embedded_model_loads() {
+        // The embedded model is the boosted one; batch scoring must equal one-row scoring.
         let m = Model::embedded();
-        assert_eq!(m.buckets.len(), BUCKETS);
-        let row = vec![0.0f32; crate::features::COUNT];
-        let s = m.score(&row);
-        assert!((0.0..=1.0).contains(&s));
+        assert!(m.boost.is_some());
+        let rows: Vec<Vec<f32>> = (0..11)
+            .map(|i| {
+                (0..crate::features::COUNT)
+                    .map(|k| ((i * 7 + k * 3) % 13) as f32 / 4.0)
+                    .collect()
+            })
+            .collect();
+        let data: Vec<f32> = rows.concat();
+        let matrix = FeatureMatrix::from_data(data);
+        let all = m.score_all(&matrix, &[true; 11]);
+        for (i, row) in rows.iter().enumerate() {
+            let s = m.score(row);
+            assert!((0.0..=1.0).contains(&s));
+            assert_eq!(all[i], s, "row {i}");
+        }
     }
 
     #[test]

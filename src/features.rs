@@ -116,6 +116,12 @@ pub struct FeatureMatrix {
 }
 
 impl FeatureMatrix {
+    /// A matrix from rows of [`COUNT`] values laid end to end (a partial last row is dropped).
+    pub fn from_data(mut data: Vec<f32>) -> Self {
+        data.truncate(data.len() / COUNT * COUNT);
+        FeatureMatrix { data }
+    }
+
     /// The features of node `i`.
     pub fn row(&self, i: usize) -> &[f32] {
         &self.data[i * COUNT..(i + 1) * COUNT]
