@@ -8,7 +8,9 @@ use super::{Dom, Kind, Tag};
 /// head, template and the other never-rendered elements ([`Tag::is_invisible`]), or an element
 /// with the `hidden` attribute, `aria-hidden="true"`, or an inline `display:none` /
 /// `visibility:hidden`, a `<dialog>` without `open`, or a modal (`aria-modal="true"`): the
-/// browser's first render shows neither until a script opens it. Comments and doctypes are
+/// browser's first render shows neither until a script opens it. Tab panels (`role=tabpanel`)
+/// are shown however they are hidden: the tabs not selected are one click away and belong to
+/// the page's content (documentation's code samples per language). Comments and doctypes are
 /// never visible.
 ///
 /// `<noscript>` content is hidden, as for a reader with JavaScript, unless the rest of the
@@ -159,6 +161,13 @@ pub fn hidden_element(dom: &Dom, i: usize, tag: Tag) -> bool {
         return true;
     }
     let dialog = tag == Tag::DIALOG && !dom.node(i).foreign;
+    // Tab panels not selected are one click away and belong to what the page says.
+    if dom
+        .attrs(i)
+        .any(|(k, v)| k == "role" && v.trim().eq_ignore_ascii_case("tabpanel"))
+    {
+        return false;
+    }
     let mut open = false;
     for (k, v) in dom.attrs(i) {
         match k {
@@ -196,7 +205,7 @@ mod tests {
         let long = "a ".repeat(60);
         let html = "<body><p>A</p><div hidden><p>b</p></div><div style='DISPLAY : none !important'>c</div>\
                     <span aria-hidden=true>d</span><dialog>d2</dialog><dialog open>g0</dialog>\
-                    <div role=dialog aria-modal=true>d3</div><script>e</script><noscript>f</noscript><p>g</p>\
+                    <div role=dialog aria-modal=true>d3</div><script>e</script><noscript>f</noscript><div role=tabpanel hidden style=display:none>t</div><p>g</p>\
                     <iframe>document.write('x')</iframe></body>"
             .replace("<p>A</p>", &format!("<p>{long}</p>"));
         let dom = crate::dom::parse(&html, &crate::Limits::default()).unwrap();
@@ -205,7 +214,7 @@ mod tests {
             .filter(|&i| vis[i] && dom.node(i).kind == Kind::Text)
             .map(|i| dom.text(i))
             .collect();
-        assert_eq!(seen.replace(' ', ""), format!("{}g0g", "a".repeat(60)));
+        assert_eq!(seen.replace(' ', ""), format!("{}g0tg", "a".repeat(60)));
     }
 
     #[test]
