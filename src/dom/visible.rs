@@ -82,7 +82,7 @@ fn reveal_bulk(dom: &Dom, vis: &[bool]) -> Option<Vec<bool>> {
         let p = node.parent as usize;
         renderable[i] = renderable[p]
             && match node.kind {
-                Kind::Element => !(node.tag.is_invisible() && !node.foreign),
+                Kind::Element => !node.tag.is_invisible() || node.foreign,
                 Kind::Text => true,
                 _ => false,
             };
@@ -140,7 +140,7 @@ fn visibility_with(dom: &Dom, show_noscript: bool, reveal: &[bool]) -> Vec<bool>
                     !hidden_element(dom, i, Tag::SPAN)
                 }
                 Kind::Element if reveal.get(i) == Some(&true) => {
-                    !(node.tag.is_invisible() && !node.foreign)
+                    !node.tag.is_invisible() || node.foreign
                 }
                 Kind::Element => !hidden_element(dom, i, node.tag),
                 // Fallback text of replaced elements is never rendered (iframe contents are
