@@ -109,7 +109,8 @@ features! {
     PAGE_PARAGRAPHS_PER_100_WORDS = "page_paragraphs_per_100_words": "<p> elements of the page per 100 page words; 0 on a page without words.",
 }
 
-/// Feature rows for all nodes, row-major (`COUNT` values per node).
+/// Feature rows for all nodes, row-major (`COUNT` values per node). Only elements are scored,
+/// so the rows of text and comment nodes are left at zero.
 #[derive(Debug, Clone, Default)]
 pub struct FeatureMatrix {
     data: Vec<f32>,
@@ -272,6 +273,10 @@ pub fn compute_with_layout(
     let page_area = pw * ph;
     let mut data = vec![0f32; n * COUNT];
     for i in 0..n {
+        // Only elements are scored or written out: a text node's row stays zero.
+        if dom.node(i).kind != Kind::Element {
+            continue;
+        }
         let row = &mut data[i * COUNT..(i + 1) * COUNT];
         let r = layout.rects[i];
         let c = &counts[i];
