@@ -21,6 +21,7 @@ pub mod manifest;
 pub mod metrics;
 pub mod page;
 pub mod site;
+pub mod structured;
 pub mod text;
 pub mod url;
 

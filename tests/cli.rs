@@ -35,6 +35,7 @@ fn every_command_has_help() {
         "extract",
         "eval",
         "train",
+        "label",
         "sitelevel",
         "dedup",
         "view",
@@ -229,4 +230,84 @@ fn train_reproduces_the_embedded_model() {
         embedded.len()
     );
     assert!(pagelevel::classify::Model::embedded().boost.is_some());
+}
+
+#[test]
+fn label_writes_gold_shares_per_node() {
+    let dir = std::env::temp_dir().join(format!("pagelevel-label-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(
+        dir.join("a.html"),
+        "<html><body><div id=nav><a href=/>Home</a> <a href=/news>News</a> <a href=/about>About us</a></div>\
+         <div id=main><h1>Storm hits the coast</h1><p>Heavy rain and strong winds hit the coast on Monday, \
+         closing roads and schools across the region.</p><p>Officials said the storm would move north overnight.</p></div>\
+         <div id=foot>Copyright 2024 Example News. All rights reserved.</div></body></html>",
+    )
+    .unwrap();
+    // Gold: the headline and the first paragraph only; the second paragraph is left out.
+    std::fs::write(
+        dir.join("a.txt"),
+        "Storm hits the coast\nHeavy rain and strong winds hit the coast on Monday, closing roads and schools across the region.\n",
+    )
+    .unwrap();
+    std::fs::write(
+        dir.join("m.jsonl"),
+        "{\"id\":\"a\",\"html\":\"a.html\",\"gold\":\"a.txt\"}\n\
+         {\"id\":\"gone\",\"html\":\"missing.html\",\"gold\":\"a.txt\"}\n\
+         {\"id\":\"nogold\",\"html\":\"a.html\"}\n",
+    )
+    .unwrap();
+    let out = bin()
+        .args(["label", "--manifest"])
+        .arg(dir.join("m.jsonl"))
+        .output()
+        .unwrap();
+    // The missing page is reported and fails the run; the page without gold is skipped.
+    assert_eq!(out.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("missing.html"), "{err}");
+    assert!(err.contains("1 entries without gold text skipped"), "{err}");
+    let v = lines(&out.stdout);
+    let node = |path: &str| {
+        v.iter()
+            .find(|l| l["path"] == path)
+            .unwrap_or_else(|| panic!("no line for {path}"))
+    };
+    assert!(v.iter().all(|l| l["page"] == "a"));
+    // nav: Home News About us = 4 words, none in gold.
+    let nav = node("/html/body/div[1]");
+    assert_eq!(
+        (nav["words"].as_u64(), nav["aligned"].as_u64()),
+        (Some(4), Some(0))
+    );
+    assert_eq!(nav["share"].as_f64(), Some(0.0));
+    assert_eq!(nav["template"], true);
+    // main: 4 + 17 + 8 = 29 words, the headline's 4 and the first paragraph's 17 aligned.
+    let main = node("/html/body/div[2]");
+    assert_eq!(
+        (main["words"].as_u64(), main["aligned"].as_u64()),
+        (Some(29), Some(21))
+    );
+    assert_eq!(main["share"].as_f64(), Some(21.0 / 29.0));
+    assert_eq!(main["template"], false);
+    assert_eq!(node("/html/body/div[2]/p[1]")["share"].as_f64(), Some(1.0));
+    let p2 = node("/html/body/div[2]/p[2]");
+    assert_eq!(p2["share"].as_f64(), Some(0.0));
+    assert_eq!(p2["template"], true);
+    assert_eq!(node("/html/body")["share"].as_f64(), Some(21.0 / 40.0));
+    // Features by name, the word count among them.
+    assert_eq!(main["features"]["num_words"].as_f64(), Some(29.0));
+    // -o writes the same lines to a file, and -j 1 gives the same bytes.
+    let file = dir.join("labels.jsonl");
+    let out1 = bin()
+        .args(["-j", "1", "label", "--manifest"])
+        .arg(dir.join("m.jsonl"))
+        .arg("-o")
+        .arg(&file)
+        .output()
+        .unwrap();
+    assert_eq!(out1.status.code(), Some(1));
+    assert!(out1.stdout.is_empty());
+    assert_eq!(std::fs::read(&file).unwrap(), out.stdout);
+    std::fs::remove_dir_all(&dir).ok();
 }

@@ -7,6 +7,7 @@ mod dedup;
 mod eval;
 mod extract;
 mod features;
+mod label;
 mod pipeline_args;
 mod segment;
 mod sitelevel;
@@ -37,6 +38,8 @@ enum Command {
     Extract(extract::Args),
     /// Evaluate extraction against a manifest's gold texts (WCXB word-F1, mean and median, per page type).
     Eval(eval::Args),
+    /// Write the gold-alignment labels train learns from (one JSON object per node: page, path, tag, words, content share, features) as JSON Lines.
+    Label(label::Args),
     /// Train the node classifier (boosted trees, or the paper's per-area-bucket regressions) on gold-aligned and SiteLevel labels and write the model JSON.
     Train(train::Args),
     /// Time parse, geometry and features on a manifest's pages (one thread) and print a table.
@@ -61,6 +64,7 @@ fn main() -> std::process::ExitCode {
         Command::Segment(args) => segment::run(args),
         Command::Extract(args) => extract::run(args),
         Command::Train(args) => train::run(args),
+        Command::Label(args) => label::run(args),
         Command::Eval(args) => eval::run(args),
         Command::Sitelevel(args) => sitelevel::run(args),
         Command::Dedup(args) => dedup::run(args),
