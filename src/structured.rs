@@ -276,4 +276,97 @@ mod tests {
             assert_eq!(viterbi(&chain(&[d]), &switch(0.0))[0], p >= t, "p = {p}");
         }
     }
+
+    use crate::blocks::segment as blocks_of;
+    use crate::dom::{parse, visibility};
+    use crate::Limits;
+
+    fn words(k: usize) -> String {
+        vec!["word"; k].join(" ")
+    }
+
+    /// The page, its blocks, and per `id`, the text node inside the element with that id.
+    fn page(html: &str) -> (Dom, Blocks, Vec<(String, usize)>) {
+        let dom = parse(html, &Limits::default()).unwrap();
+        let blocks = blocks_of(&dom, &visibility(&dom));
+        let texts = (0..dom.len())
+            .filter(|&t| dom.node(t).kind == Kind::Text)
+            .filter_map(|t| {
+                let id = dom.attr(dom.parent(t)?, "id")?;
+                Some((id.to_string(), t))
+            })
+            .collect();
+        (dom, blocks, texts)
+    }
+
+    fn text_of(texts: &[(String, usize)], id: &str) -> usize {
+        texts.iter().find(|(i, _)| i == id).unwrap().1
+    }
+
+    #[test]
+    fn viterbi_on_a_page_flips_an_isolated_paragraph() {
+        let html: String = (0..5)
+            .map(|k| format!("<p id=p{k}>{}</p>", words(3)))
+            .collect();
+        let (dom, blocks, texts) = page(&format!("<body>{html}</body>"));
+        assert_eq!(blocks.blocks.len(), 5);
+        let mut y = vec![f32::NAN; dom.len()];
+        for (k, p) in [0.1, 0.2, 0.7, 0.1, 0.2].into_iter().enumerate() {
+            y[text_of(&texts, &format!("p{k}"))] = p;
+        }
+        // Block 2's evidence: logit(0.7) − logit(0.5) = 0.847 nats; it stays template while
+        // 2λ < 0.847.
+        let decide = |lambda: f64| {
+            let mut template = vec![false; dom.len()];
+            decode_blocks(&blocks, &y, 0.5, lambda, &mut template);
+            (0..5)
+                .map(|k| template[text_of(&texts, &format!("p{k}"))])
+                .collect::<Vec<_>>()
+        };
+        assert_eq!(decide(0.3), vec![false, false, true, false, false]);
+        assert_eq!(decide(0.5), vec![false; 5]);
+    }
+
+    #[test]
+    fn tree_filter_drops_short_content_outside_the_main_node() {
+        // Content words: side teaser 5, side passage 12, main 30 + 30, footer 3 = 80.
+        // σ = 0.75 needs 60: div#main holds exactly 60, its paragraphs 30 each, so it is the
+        // main node. Outside it, blocks under 10 words go (teaser, footer), the passage stays.
+        let html = format!(
+            "<body><div id=side><p id=teaser>{}</p><p id=passage>{}</p></div>\
+             <div id=main><p id=a>{}</p><p id=b>{}</p></div><div id=foot><p id=f>{}</p></div></body>",
+            words(5),
+            words(12),
+            words(30),
+            words(30),
+            words(3)
+        );
+        let (dom, blocks, texts) = page(&html);
+        let y = vec![0.0f32; dom.len()];
+        let mut template = vec![false; dom.len()];
+        let main = tree_filter(&dom, &blocks, &y, 0.75, 10, &mut template);
+        assert_eq!(main.and_then(|m| dom.attr(m, "id")), Some("main"));
+        let flags: Vec<bool> = ["teaser", "passage", "a", "b", "f"]
+            .iter()
+            .map(|id| template[text_of(&texts, id)])
+            .collect();
+        assert_eq!(flags, vec![true, false, false, false, true]);
+
+        // With paragraph a already template, content is 5 + 12 + 30 + 3 = 50 and σ needs 37.5:
+        // only <body> holds it, every block is inside, nothing more is dropped.
+        let mut template = vec![false; dom.len()];
+        template[text_of(&texts, "a")] = true;
+        let main = tree_filter(&dom, &blocks, &y, 0.75, 10, &mut template);
+        assert_eq!(main, dom.body());
+        let flags: Vec<bool> = ["teaser", "passage", "a", "b", "f"]
+            .iter()
+            .map(|id| template[text_of(&texts, id)])
+            .collect();
+        assert_eq!(flags, vec![false, false, true, false, false]);
+
+        // No content at all: no main node, nothing changes.
+        let mut all = vec![true; dom.len()];
+        assert_eq!(tree_filter(&dom, &blocks, &y, 0.75, 10, &mut all), None);
+        assert!(all.iter().all(|&t| t));
+    }
 }
