@@ -245,31 +245,6 @@ fn read_gold(path: Option<&PathBuf>) -> Option<String> {
     path.and_then(|p| std::fs::read_to_string(p).ok())
 }
 
-/// A node is template for training when less than this share of its words align with gold.
-pub const GOLD_CONTENT_SHARE: f32 = 0.5;
-
-/// The gold label (true = template) of a node whose content share is `share`.
-pub fn gold_label(share: f32) -> bool {
-    share < GOLD_CONTENT_SHARE
-}
-
-/// The nodes of a page that give samples: visible elements of `<body>` (in preorder) whose
-/// estimated area is at least [`DEFAULT_MIN_AREA`]; empty without `<body>`. O(n).
-pub fn sample_nodes(page: &Page, pf: &features::PageFeatures) -> Vec<usize> {
-    let dom = &page.dom;
-    let Some(body) = dom.body() else {
-        return Vec::new();
-    };
-    let end = dom.node(body).end as usize;
-    (body..end)
-        .filter(|&i| {
-            dom.node(i).kind == crate::dom::Kind::Element
-                && pf.visible[i]
-                && pf.layout.rects[i].area() >= DEFAULT_MIN_AREA
-        })
-        .collect()
-}
-
 /// The samples of one page: transformed rows of its scored nodes with their labels.
 fn page_samples(
     page: &Page,
@@ -279,7 +254,10 @@ fn page_samples(
 ) -> Vec<Sample> {
     let dom = &page.dom;
     let pf = features::compute(dom, page.url.as_deref(), fopts);
-    let nodes = sample_nodes(page, &pf);
+    let Some(body) = dom.body() else {
+        return Vec::new();
+    };
+    let nodes = labelled_nodes(dom, body, &pf);
     // SiteLevel word shares: visible words in template-labelled text per subtree (all
     // visible words per subtree are already in the feature counts).
     let n = dom.len();
@@ -312,10 +290,36 @@ fn page_samples(
                         2 * t > all
                     }
                 }),
-                gold: alignment.as_ref().and_then(|a| a.share(i)).map(gold_label),
+                gold: alignment
+                    .as_ref()
+                    .and_then(|a| a.share(i))
+                    .map(gold_template),
             }
         })
         .collect()
+}
+
+/// The nodes that get labels: visible elements of `<body>` (from `body` on) whose estimated
+/// area is at least [`DEFAULT_MIN_AREA`], the nodes the pipeline scores. O(n).
+pub fn labelled_nodes(
+    dom: &crate::dom::Dom,
+    body: usize,
+    pf: &features::PageFeatures,
+) -> Vec<usize> {
+    let end = dom.node(body).end as usize;
+    (body..end)
+        .filter(|&i| {
+            dom.node(i).kind == crate::dom::Kind::Element
+                && pf.visible[i]
+                && pf.layout.rects[i].area() >= DEFAULT_MIN_AREA
+        })
+        .collect()
+}
+
+/// The gold label of a node from its content share (aligned words / words): template below
+/// one half.
+pub fn gold_template(share: f32) -> bool {
+    share < 0.5
 }
 
 /// The label a sample trains with under `source`, if any.

@@ -35,11 +35,11 @@ fn every_command_has_help() {
         "extract",
         "eval",
         "train",
-        "label",
         "sitelevel",
         "dedup",
         "view",
         "bench",
+        "label",
     ] {
         let out = bin().args([cmd, "--help"]).output().unwrap();
         assert!(out.status.success(), "{cmd} --help failed");
@@ -233,81 +233,91 @@ fn train_reproduces_the_embedded_model() {
 }
 
 #[test]
-fn label_writes_gold_shares_per_node() {
+fn label_writes_content_shares_per_node() {
+    // The nav's and the footer's "read more" must not take the gold's one, which belongs to
+    // the last paragraph: the alignment keeps document order.
     let dir = std::env::temp_dir().join(format!("pagelevel-label-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).unwrap();
     std::fs::write(
-        dir.join("a.html"),
-        "<html><body><div id=nav><a href=/>Home</a> <a href=/news>News</a> <a href=/about>About us</a></div>\
-         <div id=main><h1>Storm hits the coast</h1><p>Heavy rain and strong winds hit the coast on Monday, \
-         closing roads and schools across the region.</p><p>Officials said the storm would move north overnight.</p></div>\
-         <div id=foot>Copyright 2024 Example News. All rights reserved.</div></body></html>",
-    )
-    .unwrap();
-    // Gold: the headline and the first paragraph only; the second paragraph is left out.
-    std::fs::write(
-        dir.join("a.txt"),
-        "Storm hits the coast\nHeavy rain and strong winds hit the coast on Monday, closing roads and schools across the region.\n",
+        dir.join("p.html"),
+        "<html><body><div id=nav><a href=/>Home</a> <a href=/a>Read more</a></div>\
+         <div id=main><h1>Tidal mill rebuilt</h1><p>Volunteers rebuilt the tidal mill over two \
+         summers and it grinds flour again.</p><p>Read more about the mill</p></div>\
+         <div id=foot>Read more news</div></body></html>",
     )
     .unwrap();
     std::fs::write(
-        dir.join("m.jsonl"),
-        "{\"id\":\"a\",\"html\":\"a.html\",\"gold\":\"a.txt\"}\n\
-         {\"id\":\"gone\",\"html\":\"missing.html\",\"gold\":\"a.txt\"}\n\
-         {\"id\":\"nogold\",\"html\":\"a.html\"}\n",
+        dir.join("p.txt"),
+        "Tidal mill rebuilt\nVolunteers rebuilt the tidal mill over two summers and it grinds \
+         flour again.\nRead more about the mill\n",
     )
     .unwrap();
-    let out = bin()
-        .args(["label", "--manifest"])
-        .arg(dir.join("m.jsonl"))
-        .output()
-        .unwrap();
-    // The missing page is reported and fails the run; the page without gold is skipped.
-    assert_eq!(out.status.code(), Some(1));
-    let err = String::from_utf8_lossy(&out.stderr);
-    assert!(err.contains("missing.html"), "{err}");
-    assert!(err.contains("1 entries without gold text skipped"), "{err}");
+    std::fs::write(
+        dir.join("manifest.jsonl"),
+        "{\"id\": \"p\", \"html\": \"p.html\", \"gold\": \"p.txt\"}\n\
+         {\"id\": \"q\", \"html\": \"missing.html\", \"gold\": \"p.txt\"}\n\
+         {\"id\": \"r\", \"html\": \"p.html\"}\n",
+    )
+    .unwrap();
+    let run = |jobs: &str| {
+        bin()
+            .args(["label", "-j", jobs, "--manifest"])
+            .arg(dir.join("manifest.jsonl"))
+            .output()
+            .unwrap()
+    };
+    let out = run("1");
+    assert_eq!(out.status.code(), Some(1), "the missing page fails");
+    assert_eq!(
+        out.stdout,
+        run("2").stdout,
+        "identical for any thread count"
+    );
     let v = lines(&out.stdout);
     let node = |path: &str| {
         v.iter()
             .find(|l| l["path"] == path)
-            .unwrap_or_else(|| panic!("no line for {path}"))
+            .unwrap_or_else(|| panic!("{path} not labelled: {v:?}"))
     };
-    assert!(v.iter().all(|l| l["page"] == "a"));
-    // nav: Home News About us = 4 words, none in gold.
+    // 3 nav words, 21 main words (3 + 13 + 5), 3 footer words.
+    let body = node("/html/body");
+    assert_eq!(
+        (body["words"].as_u64(), body["aligned"].as_u64()),
+        (Some(27), Some(21))
+    );
+    assert_eq!(body["share"].as_f64(), Some(0.7778));
     let nav = node("/html/body/div[1]");
     assert_eq!(
         (nav["words"].as_u64(), nav["aligned"].as_u64()),
-        (Some(4), Some(0))
+        (Some(3), Some(0))
     );
-    assert_eq!(nav["share"].as_f64(), Some(0.0));
     assert_eq!(nav["template"], true);
-    // main: 4 + 17 + 8 = 29 words, the headline's 4 and the first paragraph's 17 aligned.
     let main = node("/html/body/div[2]");
     assert_eq!(
         (main["words"].as_u64(), main["aligned"].as_u64()),
-        (Some(29), Some(21))
+        (Some(21), Some(21))
     );
-    assert_eq!(main["share"].as_f64(), Some(21.0 / 29.0));
-    assert_eq!(main["template"], false);
-    assert_eq!(node("/html/body/div[2]/p[1]")["share"].as_f64(), Some(1.0));
-    let p2 = node("/html/body/div[2]/p[2]");
-    assert_eq!(p2["share"].as_f64(), Some(0.0));
-    assert_eq!(p2["template"], true);
-    assert_eq!(node("/html/body")["share"].as_f64(), Some(21.0 / 40.0));
-    // Features by name, the word count among them.
-    assert_eq!(main["features"]["num_words"].as_f64(), Some(29.0));
-    // -o writes the same lines to a file, and -j 1 gives the same bytes.
-    let file = dir.join("labels.jsonl");
-    let out1 = bin()
-        .args(["-j", "1", "label", "--manifest"])
-        .arg(dir.join("m.jsonl"))
-        .arg("-o")
-        .arg(&file)
+    assert_eq!(
+        (main["share"].as_f64(), &main["template"]),
+        (Some(1.0), &serde_json::json!(false))
+    );
+    assert_eq!(node("/html/body/div[2]/p[2]")["aligned"].as_u64(), Some(5));
+    assert_eq!(node("/html/body/div[3]")["aligned"].as_u64(), Some(0));
+    // The failing page gives one error line; the page without gold gives none.
+    let errors: Vec<_> = v.iter().filter(|l| l.get("error").is_some()).collect();
+    assert_eq!(errors.len(), 1);
+    assert_eq!(errors[0]["id"], "q");
+    assert!(v.iter().all(|l| l["id"] != "r"));
+    // --features adds every feature by name.
+    let out = bin()
+        .args(["label", "--features", "--manifest"])
+        .arg(dir.join("manifest.jsonl"))
         .output()
         .unwrap();
-    assert_eq!(out1.status.code(), Some(1));
-    assert!(out1.stdout.is_empty());
-    assert_eq!(std::fs::read(&file).unwrap(), out.stdout);
-    std::fs::remove_dir_all(&dir).ok();
+    let first = &lines(&out.stdout)[0];
+    assert_eq!(
+        first["features"].as_object().unwrap().len(),
+        pagelevel::features::NAMES.len()
+    );
 }

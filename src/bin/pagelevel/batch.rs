@@ -23,20 +23,9 @@ where
     F: Fn(&I) -> anyhow::Result<Vec<u8>> + Sync,
     E: Fn(&I, &anyhow::Error) -> Vec<u8> + Sync,
 {
-    let stdout = std::io::stdout();
-    run_into(stdout.lock(), inputs, job, on_error)
-}
-
-/// [`run`], writing to `out` instead of stdout.
-pub fn run_into<W, I, F, E>(out: W, inputs: &[I], job: F, on_error: E) -> anyhow::Result<Summary>
-where
-    W: Write,
-    I: Sync,
-    F: Fn(&I) -> anyhow::Result<Vec<u8>> + Sync,
-    E: Fn(&I, &anyhow::Error) -> Vec<u8> + Sync,
-{
     let bar = progress(inputs.len());
-    let mut out = std::io::BufWriter::new(out);
+    let stdout = std::io::stdout();
+    let mut out = std::io::BufWriter::new(stdout.lock());
     let mut failed = 0;
     for window in inputs.chunks(WINDOW) {
         let results: Vec<(Vec<u8>, bool)> = window

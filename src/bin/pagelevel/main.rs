@@ -38,10 +38,10 @@ enum Command {
     Extract(extract::Args),
     /// Evaluate extraction against a manifest's gold texts (WCXB word-F1, mean and median, per page type).
     Eval(eval::Args),
-    /// Write the gold-alignment labels train learns from (one JSON object per node: page, path, tag, words, content share, features) as JSON Lines.
-    Label(label::Args),
     /// Train the node classifier (boosted trees, or the paper's per-area-bucket regressions) on gold-aligned and SiteLevel labels and write the model JSON.
     Train(train::Args),
+    /// Write the gold-alignment labels of a manifest's pages as JSON Lines, one line per scored node (content share and label).
+    Label(label::Args),
     /// Time parse, geometry and features on a manifest's pages (one thread) and print a table.
     Bench(bench::Args),
     /// SiteLevel(θ) template labels from the pages of each site (or, with --extract, the text outside templates) as JSON Lines.
