@@ -9,9 +9,9 @@
 //! exact solver of the `smoothing` crate finds the monotone y of least cost. Nodes outside
 //! the tree take the y of their nearest scored ancestor.
 //!
-//! The variants [`Variant::Viterbi`], [`Variant::SmoothViterbi`] and [`Variant::TreeFilter`]
-//! then revise the text nodes' template flags block by block ([`crate::structured`]); the
-//! scores and segments stay those of Basic (Viterbi) or Smooth (the other two).
+//! The variants [`Variant::Viterbi`], [`Variant::SmoothViterbi`], [`Variant::TreeFilter`] and
+//! [`Variant::SmoothViterbiTree`] then revise the text nodes' template flags block by block ([`crate::structured`]); the
+//! scores and segments stay those of Basic (Viterbi) or Smooth (the others).
 
 use serde::Serialize;
 use smoothing::NO_PARENT;
@@ -44,12 +44,28 @@ pub enum Variant {
     SmoothViterbi,
     /// Classifier plus smoothing, then the tree filter over the content blocks.
     TreeFilter,
+    /// Classifier plus smoothing, Viterbi decoding, then the tree filter over the decoded
+    /// content blocks.
+    SmoothViterbiTree,
 }
 
 impl Variant {
     /// Whether the node scores are smoothed (the variant starts from [`Variant::Smooth`]).
     pub fn smooths(self) -> bool {
         !matches!(self, Variant::Basic | Variant::Viterbi)
+    }
+
+    /// Whether the text blocks' labels are Viterbi-decoded (the switch penalty is read).
+    pub fn decodes(self) -> bool {
+        matches!(
+            self,
+            Variant::Viterbi | Variant::SmoothViterbi | Variant::SmoothViterbiTree
+        )
+    }
+
+    /// Whether the tree filter runs over the content blocks.
+    pub fn filters_tree(self) -> bool {
+        matches!(self, Variant::TreeFilter | Variant::SmoothViterbiTree)
     }
 }
 
@@ -286,25 +302,24 @@ pub fn segment(dom: &Dom, pf: &PageFeatures, model: &Model, opts: &SegmentOption
         segment_of[i] = segment_of[dom.node(i).parent as usize];
     }
     // The block-level decisions change only the text nodes' flags (what is extracted).
-    match opts.variant {
-        Variant::Viterbi | Variant::SmoothViterbi => decode_blocks(
+    if opts.variant.decodes() {
+        decode_blocks(
             &pf.blocks,
             &y,
             opts.threshold,
             opts.switch_penalty,
             &mut template,
-        ),
-        Variant::TreeFilter => {
-            tree_filter(
-                dom,
-                &pf.blocks,
-                &y,
-                opts.tree_share,
-                opts.tree_keep_words,
-                &mut template,
-            );
-        }
-        Variant::Basic | Variant::Smooth => {}
+        );
+    }
+    if opts.variant.filters_tree() {
+        tree_filter(
+            dom,
+            &pf.blocks,
+            &y,
+            opts.tree_share,
+            opts.tree_keep_words,
+            &mut template,
+        );
     }
     for i in root..end {
         if dom.node(i).kind == Kind::Text && pf.visible[i] && segment_of[i] != NONE {

@@ -369,4 +369,47 @@ mod tests {
         assert_eq!(tree_filter(&dom, &blocks, &y, 0.75, 10, &mut all), None);
         assert!(all.iter().all(|&t| t));
     }
+
+    #[test]
+    fn viterbi_then_tree_filter_composes() {
+        // Blocks in order: teaser 5 words (p 0.2), a 30 (0.1), x 3 (0.7), b 30 (0.1), foot 3 (0.2).
+        let html = format!(
+            "<body><div id=side><p id=teaser>{}</p></div><div id=main><p id=a>{}</p>\
+             <p id=x>{}</p><p id=b>{}</p></div><div id=foot><p id=f>{}</p></div></body>",
+            words(5),
+            words(30),
+            words(3),
+            words(30),
+            words(3)
+        );
+        let (dom, blocks, texts) = page(&html);
+        let ids = ["teaser", "a", "x", "b", "f"];
+        let mut y = vec![f32::NAN; dom.len()];
+        for (id, p) in ids.iter().zip([0.2, 0.1, 0.7, 0.1, 0.2]) {
+            y[text_of(&texts, id)] = p;
+        }
+        let pointwise = || {
+            let mut t = vec![false; dom.len()];
+            t[text_of(&texts, "x")] = true;
+            t
+        };
+        let flags = |t: &[bool]| {
+            ids.iter()
+                .map(|id| t[text_of(&texts, id)])
+                .collect::<Vec<_>>()
+        };
+        // Tree filter alone: content 5 + 30 + 30 + 3 = 68, σ = 0.75 needs 51, div#main holds
+        // 60; teaser and foot (< 10 words) outside it go, x stays template.
+        let mut alone = pointwise();
+        tree_filter(&dom, &blocks, &y, 0.75, 10, &mut alone);
+        assert_eq!(flags(&alone), vec![true, false, true, false, true]);
+        // Viterbi first (λ = 0.5 > logit(0.7)/2 = 0.42) makes x content; the filter then sees
+        // 71 content words (needs 53.25, div#main holds 63) and drops the same two blocks.
+        let mut both = pointwise();
+        decode_blocks(&blocks, &y, 0.5, 0.5, &mut both);
+        assert_eq!(flags(&both), vec![false; 5]);
+        let main = tree_filter(&dom, &blocks, &y, 0.75, 10, &mut both);
+        assert_eq!(main.and_then(|m| dom.attr(m, "id")), Some("main"));
+        assert_eq!(flags(&both), vec![true, false, false, false, true]);
+    }
 }
