@@ -10,8 +10,10 @@
 //! the tree take the y of their nearest scored ancestor.
 //!
 //! The variants [`Variant::Viterbi`], [`Variant::SmoothViterbi`], [`Variant::TreeFilter`] and
-//! [`Variant::SmoothViterbiTree`] then revise the text nodes' template flags block by block ([`crate::structured`]); the
-//! scores and segments stay those of Basic (Viterbi) or Smooth (the others).
+//! [`Variant::SmoothViterbiTree`] then revise the text nodes' template flags block by block
+//! ([`crate::structured`], O(n) more); the scores and segments stay those of Basic (Viterbi)
+//! or Smooth (the others). Smooth is the default: none of them won out of fold
+//! (`docs/quality.md`).
 
 use serde::Serialize;
 use smoothing::NO_PARENT;

@@ -49,7 +49,7 @@ impl PageInputs {
 /// Model and smoothing settings.
 #[derive(clap::Args, Debug, Clone)]
 pub struct PipelineArgs {
-    /// basic (classifier only), smooth (plus isotonic smoothing), viterbi / smooth-viterbi (then Viterbi over the text blocks' labels), tree-filter (smooth, then the tree filter).
+    /// basic (classifier only), smooth (plus isotonic smoothing), viterbi / smooth-viterbi (then Viterbi over the text blocks' labels), tree-filter (smooth, then the tree filter), smooth-viterbi-tree (smooth, Viterbi, tree filter).
     #[arg(long, value_enum, default_value_t = Variant::Smooth)]
     pub variant: Variant,
     /// Penalty constant c of γᵢ = c·A/Aᵢ.
