@@ -540,6 +540,8 @@ pub struct BothVariants {
     pub features: PageFeatures,
     /// Basic (classifier only).
     pub basic: Segmentation,
+    /// `opts`' variant when it is neither Basic nor Smooth (a block-level revision of one).
+    pub other: Option<Segmentation>,
     /// Smooth (classifier plus isotonic smoothing).
     pub smooth: Segmentation,
 }
@@ -553,18 +555,22 @@ impl BothVariants {
         let basic = segment(&page.dom, &pf, model, &o);
         o.variant = Variant::Smooth;
         let smooth = segment(&page.dom, &pf, model, &o);
+        let other = (!matches!(opts.segment.variant, Variant::Basic | Variant::Smooth))
+            .then(|| segment(&page.dom, &pf, model, &opts.segment));
         BothVariants {
             features: pf,
             basic,
             smooth,
+            other,
         }
     }
 
-    /// The segmentation of `variant`.
+    /// The segmentation of `variant` (Smooth's for a third variant not computed).
     pub fn get(&self, variant: Variant) -> &Segmentation {
-        match variant {
-            Variant::Basic => &self.basic,
-            Variant::Smooth => &self.smooth,
+        match (variant, &self.other) {
+            (Variant::Basic, _) => &self.basic,
+            (Variant::Smooth, _) | (_, None) => &self.smooth,
+            (_, Some(other)) => other,
         }
     }
 }

@@ -22,6 +22,7 @@ pub mod manifest;
 pub mod metrics;
 pub mod page;
 pub mod site;
+pub mod structured;
 pub mod text;
 pub mod url;
 

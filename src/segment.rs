@@ -8,6 +8,12 @@
 //! x from the classifier and a penalty γᵢ (by default c·A/Aᵢ, A the page area), and the
 //! exact solver of the `smoothing` crate finds the monotone y of least cost. Nodes outside
 //! the tree take the y of their nearest scored ancestor.
+//!
+//! The variants [`Variant::Viterbi`], [`Variant::SmoothViterbi`], [`Variant::TreeFilter`] and
+//! [`Variant::SmoothViterbiTree`] then revise the text nodes' template flags block by block
+//! ([`crate::structured`], O(n) more); the scores and segments stay those of Basic (Viterbi)
+//! or Smooth (the others). Smooth is the default: none of them won out of fold
+//! (`docs/quality.md`).
 
 use serde::Serialize;
 use smoothing::NO_PARENT;
@@ -15,6 +21,9 @@ use smoothing::NO_PARENT;
 use crate::classify::Model;
 use crate::dom::{Dom, Kind, NONE};
 use crate::features::PageFeatures;
+use crate::structured::{
+    decode_blocks, tree_filter, DEFAULT_SWITCH_PENALTY, DEFAULT_TREE_KEEP_WORDS, DEFAULT_TREE_SHARE,
+};
 
 /// Default penalty constant c.
 pub const DEFAULT_C: f64 = 0.01;
@@ -25,12 +34,41 @@ pub const DEFAULT_MIN_AREA: f32 = 2000.0;
 
 /// Which of the paper's variants to run.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, clap::ValueEnum)]
-#[serde(rename_all = "lowercase")]
+#[serde(rename_all = "kebab-case")]
 pub enum Variant {
     /// Classifier only: y = x.
     Basic,
     /// Classifier plus isotonic smoothing.
     Smooth,
+    /// Classifier, then Viterbi decoding of the text blocks' labels ([`crate::structured`]).
+    Viterbi,
+    /// Classifier plus smoothing, then Viterbi decoding over the smoothed scores.
+    SmoothViterbi,
+    /// Classifier plus smoothing, then the tree filter over the content blocks.
+    TreeFilter,
+    /// Classifier plus smoothing, Viterbi decoding, then the tree filter over the decoded
+    /// content blocks.
+    SmoothViterbiTree,
+}
+
+impl Variant {
+    /// Whether the node scores are smoothed (the variant starts from [`Variant::Smooth`]).
+    pub fn smooths(self) -> bool {
+        !matches!(self, Variant::Basic | Variant::Viterbi)
+    }
+
+    /// Whether the text blocks' labels are Viterbi-decoded (the switch penalty is read).
+    pub fn decodes(self) -> bool {
+        matches!(
+            self,
+            Variant::Viterbi | Variant::SmoothViterbi | Variant::SmoothViterbiTree
+        )
+    }
+
+    /// Whether the tree filter runs over the content blocks.
+    pub fn filters_tree(self) -> bool {
+        matches!(self, Variant::TreeFilter | Variant::SmoothViterbiTree)
+    }
 }
 
 /// The segment-start penalty's form (the paper's section 4 options).
@@ -72,6 +110,12 @@ pub struct SegmentOptions {
     pub threshold: f32,
     /// Nodes with a smaller estimated area are hidden (not scored).
     pub min_area: f32,
+    /// The Viterbi variants' cost λ of a label change between consecutive text blocks.
+    pub switch_penalty: f64,
+    /// The tree filter's share σ of content words its main node must hold.
+    pub tree_share: f32,
+    /// The tree filter keeps content blocks of at least this many words wherever they are.
+    pub tree_keep_words: u32,
 }
 
 impl Default for SegmentOptions {
@@ -83,6 +127,9 @@ impl Default for SegmentOptions {
             weight: Weight::Words,
             threshold: DEFAULT_THRESHOLD,
             min_area: DEFAULT_MIN_AREA,
+            switch_penalty: DEFAULT_SWITCH_PENALTY,
+            tree_share: DEFAULT_TREE_SHARE,
+            tree_keep_words: DEFAULT_TREE_KEEP_WORDS,
         }
     }
 }
@@ -211,9 +258,9 @@ pub fn segment(dom: &Dom, pf: &PageFeatures, model: &Model, opts: &SegmentOption
             Penalty::Weight => opts.c * wi,
         })
         .collect();
-    let ys: Vec<f64> = match opts.variant {
-        Variant::Basic => xs.clone(),
-        Variant::Smooth => match smoothing::solve(&parent, &xs, &w, &gamma) {
+    let ys: Vec<f64> = match opts.variant.smooths() {
+        false => xs.clone(),
+        true => match smoothing::solve(&parent, &xs, &w, &gamma) {
             Ok(s) => s.y,
             // Scores are in [0, 1] and weights/penalties finite, so this cannot fail; keep
             // the classifier's scores rather than lose the page if it ever does.
@@ -236,9 +283,9 @@ pub fn segment(dom: &Dom, pf: &PageFeatures, model: &Model, opts: &SegmentOption
         if scored[i] {
             let starts = i == root || {
                 let p = dom.node(i).parent as usize;
-                match opts.variant {
-                    Variant::Smooth => y[p] != yi,
-                    Variant::Basic => template[p] != template[i],
+                match opts.variant.smooths() {
+                    true => y[p] != yi,
+                    false => template[p] != template[i],
                 }
             };
             if starts {
@@ -255,6 +302,26 @@ pub fn segment(dom: &Dom, pf: &PageFeatures, model: &Model, opts: &SegmentOption
             }
         }
         segment_of[i] = segment_of[dom.node(i).parent as usize];
+    }
+    // The block-level decisions change only the text nodes' flags (what is extracted).
+    if opts.variant.decodes() {
+        decode_blocks(
+            &pf.blocks,
+            &y,
+            opts.threshold,
+            opts.switch_penalty,
+            &mut template,
+        );
+    }
+    if opts.variant.filters_tree() {
+        tree_filter(
+            dom,
+            &pf.blocks,
+            &y,
+            opts.tree_share,
+            opts.tree_keep_words,
+            &mut template,
+        );
     }
     for i in root..end {
         if dom.node(i).kind == Kind::Text && pf.visible[i] && segment_of[i] != NONE {

@@ -29,7 +29,7 @@ use crate::features::{self, FeatureOptions, COUNT, NAMES, PAPER_COUNT};
 use crate::manifest::{Entry, Manifest};
 use crate::metrics::{word_prf, Prf};
 use crate::pipeline::{analyze, Options};
-use crate::segment::DEFAULT_MIN_AREA;
+use crate::segment::{segment, DEFAULT_MIN_AREA};
 use crate::site::{group_manifest, run_site, Outcome, RunOptions, SiteGroup};
 use crate::{Error, Page, Result};
 
@@ -475,23 +475,31 @@ pub fn validate(
 }
 
 /// Out-of-fold word-F1 per page: each page is scored by a model trained on the other folds'
-/// sites. Returns (record index, P/R/F1) for every page with gold text.
+/// sites. Returns, for every entry of `opts`, (record index, P/R/F1) for every page with gold
+/// text; the entries share the fold models and the first entry's features (only their
+/// segment options are read), so their differences are decoding effects.
 ///
 /// # Errors
 /// When a fold's model cannot be fitted.
+///
+/// # Complexity
+/// One fit per fold; per page one parse and feature pass, and one segmentation per `opts`.
 pub fn cross_validate(
     records: &[PageRecord],
     fo: &FitOptions,
-    opts: &Options,
+    opts: &[Options],
     limits: &crate::Limits,
-) -> Result<Vec<(usize, Prf)>> {
-    let mut out = Vec::new();
+) -> Result<Vec<Vec<(usize, Prf)>>> {
+    let mut out = vec![Vec::new(); opts.len()];
+    let Some(first) = opts.first() else {
+        return Ok(out);
+    };
     for k in 0..FOLDS {
         let model = fit(records, |r| r.fold() != k, fo, String::new())?;
         let mine: Vec<usize> = (0..records.len())
             .filter(|&i| records[i].fold() == k && records[i].entry.gold.is_some())
             .collect();
-        let scored: Vec<(usize, Prf)> = mine
+        let scored: Vec<(usize, Vec<Prf>)> = mine
             .par_iter()
             .filter_map(|&i| {
                 let r = &records[i];
@@ -499,11 +507,23 @@ pub fn cross_validate(
                 let page =
                     Page::from_path(&r.root.join(&r.entry.html), r.entry.url.as_deref(), limits)
                         .ok()?;
-                Some((i, word_prf(&analyze(page, &model, opts).main_text(), &gold)))
+                let mut a = analyze(page, &model, first);
+                let mut prfs = vec![word_prf(&a.main_text(), &gold)];
+                for o in &opts[1..] {
+                    a.segmentation = segment(&a.page.dom, &a.features, &model, &o.segment);
+                    prfs.push(word_prf(&a.main_text(), &gold));
+                }
+                Some((i, prfs))
             })
             .collect();
-        out.extend(scored);
+        for (i, prfs) in scored {
+            for (v, prf) in prfs.into_iter().enumerate() {
+                out[v].push((i, prf));
+            }
+        }
     }
-    out.sort_by_key(|p| p.0);
+    for v in &mut out {
+        v.sort_by_key(|p| p.0);
+    }
     Ok(out)
 }

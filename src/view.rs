@@ -649,6 +649,10 @@ fn legend(out: &mut String, a: &Analysis, opts: &ViewOptions, outlined: &[bool],
     let variant = match opts.variant {
         Variant::Basic => "basic",
         Variant::Smooth => "smooth",
+        Variant::Viterbi => "viterbi",
+        Variant::SmoothViterbi => "smooth-viterbi",
+        Variant::TreeFilter => "tree-filter",
+        Variant::SmoothViterbiTree => "smooth-viterbi-tree",
     };
     out.push_str("\n<pl-legend role=\"note\" aria-label=\"pagelevel view legend\"><pl-h>pagelevel view</pl-h><pl-p>page <pl-code>");
     escape_into(out, &opts.label);

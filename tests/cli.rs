@@ -153,6 +153,24 @@ fn variants_and_flags_are_accepted() {
         let out = bin().arg("extract").args(&args).arg(page).output().unwrap();
         assert!(out.status.success(), "{args:?}");
     }
+    // The block-level variants run; the tree filter only drops content, so it never extracts
+    // more words than smooth on the same page.
+    let words = |args: &[&str]| {
+        let out = bin().arg("extract").args(args).arg(page).output().unwrap();
+        assert!(out.status.success(), "{args:?}");
+        String::from_utf8_lossy(&out.stdout)
+            .split_whitespace()
+            .count()
+    };
+    let smooth = words(&["--variant", "smooth"]);
+    assert!(smooth > 0);
+    assert!(words(&["--variant", "tree-filter", "--tree-keep-words", "5"]) <= smooth);
+    for v in ["viterbi", "smooth-viterbi", "smooth-viterbi-tree"] {
+        assert!(
+            words(&["--variant", v, "--switch-penalty", "0.5"]) > 0,
+            "{v}"
+        );
+    }
     let bad = bin()
         .args(["extract", "--variant", "nope"])
         .arg(page)

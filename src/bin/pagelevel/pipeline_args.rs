@@ -7,6 +7,7 @@ use pagelevel::pipeline::Options;
 use pagelevel::segment::{
     Penalty, SegmentOptions, Variant, Weight, DEFAULT_C, DEFAULT_MIN_AREA, DEFAULT_THRESHOLD,
 };
+use pagelevel::structured::{DEFAULT_SWITCH_PENALTY, DEFAULT_TREE_KEEP_WORDS, DEFAULT_TREE_SHARE};
 
 /// The pages a pipeline command reads.
 #[derive(clap::Args, Debug, Clone)]
@@ -48,7 +49,7 @@ impl PageInputs {
 /// Model and smoothing settings.
 #[derive(clap::Args, Debug, Clone)]
 pub struct PipelineArgs {
-    /// Basic (classifier only) or smooth (classifier plus isotonic smoothing).
+    /// basic (classifier only), smooth (plus isotonic smoothing), viterbi / smooth-viterbi (then Viterbi over the text blocks' labels), tree-filter (smooth, then the tree filter), smooth-viterbi-tree (smooth, Viterbi, tree filter).
     #[arg(long, value_enum, default_value_t = Variant::Smooth)]
     pub variant: Variant,
     /// Penalty constant c of γᵢ = c·A/Aᵢ.
@@ -66,6 +67,15 @@ pub struct PipelineArgs {
     /// Nodes with a smaller estimated area (px²) are not scored.
     #[arg(long, default_value_t = DEFAULT_MIN_AREA)]
     pub min_area: f32,
+    /// Viterbi variants: cost λ (nats) of a label change between consecutive text blocks.
+    #[arg(long, default_value_t = DEFAULT_SWITCH_PENALTY)]
+    pub switch_penalty: f64,
+    /// Tree filter: share of content words the main node must hold (0.51–1).
+    #[arg(long, default_value_t = DEFAULT_TREE_SHARE)]
+    pub tree_share: f32,
+    /// Tree filter: content blocks of at least this many words are kept wherever they are.
+    #[arg(long, default_value_t = DEFAULT_TREE_KEEP_WORDS)]
+    pub tree_keep_words: u32,
     /// A model JSON file instead of the embedded one.
     #[arg(long)]
     pub model: Option<PathBuf>,
@@ -90,6 +100,9 @@ impl PipelineArgs {
                 weight: self.weight,
                 threshold: self.threshold,
                 min_area: self.min_area,
+                switch_penalty: self.switch_penalty,
+                tree_share: self.tree_share,
+                tree_keep_words: self.tree_keep_words,
             },
             ..Options::default()
         }

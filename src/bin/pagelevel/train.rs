@@ -3,9 +3,13 @@
 //! `--cv` also reports out-of-fold word-F1 (folds by site). Deterministic.
 
 use std::collections::BTreeMap;
+
+use clap::ValueEnum;
 use std::path::PathBuf;
 
 use pagelevel::boost::BoostParams;
+use pagelevel::pipeline::Options;
+use pagelevel::segment::Variant;
 use pagelevel::site::RunOptions;
 use pagelevel::train::{
     collect, cross_validate, fit, validate, Classifier, FeatureSet, FitOptions, LabelSource,
@@ -55,6 +59,15 @@ pub struct Args {
     /// Also report out-of-fold word-F1 per set (and per page type), folds by site.
     #[arg(long)]
     cv: bool,
+    /// With --cv: also score these decoding variants with the same fold models and print a
+    /// table of mean word-F1 per set, one column per variant (and per --cv-switch-penalties λ
+    /// for the Viterbi variants); --variant stays the first column.
+    #[arg(long, value_enum, value_delimiter = ',')]
+    cv_variants: Vec<Variant>,
+    /// With --cv-variants: the switch penalties λ the Viterbi variants are run with (default:
+    /// --switch-penalty).
+    #[arg(long, value_delimiter = ',')]
+    cv_switch_penalties: Vec<f64>,
     /// With --cv: also write each page's out-of-fold P/R/F1 as JSON Lines to this file.
     #[arg(long)]
     pages: Option<PathBuf>,
@@ -115,34 +128,33 @@ pub fn run(args: Args) -> anyhow::Result<usize> {
         );
     }
     if args.cv {
-        let scored = cross_validate(&records, &fo, &args.pipeline.options(), &Limits::default())?;
+        let columns = cv_columns(&args);
+        let opts: Vec<Options> = columns.iter().map(|c| c.1.clone()).collect();
+        let all = cross_validate(&records, &fo, &opts, &Limits::default())?;
+        let scored = &all[0];
         if let Some(path) = &args.pages {
             let mut out = String::new();
-            for (i, prf) in &scored {
+            for (k, (i, prf)) in scored.iter().enumerate() {
                 let e = &records[*i].entry;
-                out += &serde_json::json!({
+                let mut line = serde_json::json!({
                     "id": e.id, "set": e.set, "site": records[*i].site, "type": e.page_type,
                     "html": e.html, "fold": records[*i].fold(), "precision": prf.precision, "recall": prf.recall, "f1": prf.f1,
-                })
-                .to_string();
+                });
+                // Every variant scores the same pages (same fold split, same readable pages).
+                if columns.len() > 1 {
+                    let by: serde_json::Map<String, serde_json::Value> = columns
+                        .iter()
+                        .zip(&all)
+                        .map(|(c, s)| (c.0.clone(), s[k].1.f1.into()))
+                        .collect();
+                    line["f1_by_variant"] = by.into();
+                }
+                out += &line.to_string();
                 out.push('\n');
             }
             std::fs::write(path, out)?;
         }
-        let mut groups: BTreeMap<String, Vec<f64>> = BTreeMap::new();
-        for (i, prf) in &scored {
-            let e = &records[*i].entry;
-            let set = e.set.clone().unwrap_or_default();
-            groups.entry(set.clone()).or_default().push(prf.f1);
-            if set == "wcxb-dev" {
-                if let Some(t) = &e.page_type {
-                    groups
-                        .entry(format!("wcxb-dev: {t}"))
-                        .or_default()
-                        .push(prf.f1);
-                }
-            }
-        }
+        let groups = by_group(&records, scored);
         println!(
             "\nOut-of-fold word-F1 ({} folds by site; labels {:?}, features {:?}, classifier {:?}, variant {:?}):\n",
             pagelevel::train::FOLDS,
@@ -162,6 +174,20 @@ pub fn run(args: Args) -> anyhow::Result<usize> {
                 mean,
                 v[v.len() / 2]
             );
+        }
+        if columns.len() > 1 {
+            println!("\nOut-of-fold mean word-F1 per decoding variant (same fold models, 4 decimals to compare them):\n");
+            let names: Vec<&str> = columns.iter().map(|c| c.0.as_str()).collect();
+            println!("| set | pages | {} |", names.join(" | "));
+            println!("|---|---:|{}", "---:|".repeat(names.len()));
+            let tables: Vec<_> = all.iter().map(|s| by_group(&records, s)).collect();
+            for (g, v) in &tables[0] {
+                let means: Vec<String> = tables
+                    .iter()
+                    .map(|t| format!("{:.4}", t[g].iter().sum::<f64>() / t[g].len() as f64))
+                    .collect();
+                println!("| {g} | {} | {} |", v.len(), means.join(" | "));
+            }
         }
     }
     if !args.dry_run {
@@ -191,4 +217,58 @@ pub fn run(args: Args) -> anyhow::Result<usize> {
         eprintln!("train: wrote {}", args.out.display());
     }
     Ok(0)
+}
+
+/// The variants --cv scores: --variant first, then each of --cv-variants (the Viterbi ones
+/// once per --cv-switch-penalties λ), each with its column name.
+fn cv_columns(args: &Args) -> Vec<(String, Options)> {
+    let base = args.pipeline.options();
+    let name = |v: Variant| {
+        v.to_possible_value()
+            .map_or_else(String::new, |p| p.get_name().to_string())
+    };
+    let label = |o: &Options| match o.segment.variant.decodes() {
+        true => format!("{} λ={}", name(o.segment.variant), o.segment.switch_penalty),
+        false => name(o.segment.variant),
+    };
+    let mut out = vec![(label(&base), base.clone())];
+    let lambdas = match args.cv_switch_penalties.is_empty() {
+        true => vec![base.segment.switch_penalty],
+        false => args.cv_switch_penalties.clone(),
+    };
+    for &v in &args.cv_variants {
+        let ls: &[f64] = match v.decodes() {
+            true => &lambdas,
+            false => &[base.segment.switch_penalty],
+        };
+        for &l in ls {
+            let mut o = base.clone();
+            o.segment.variant = v;
+            o.segment.switch_penalty = l;
+            out.push((label(&o), o));
+        }
+    }
+    out
+}
+
+/// Word-F1 values per set, and per page type for wcxb-dev.
+fn by_group(
+    records: &[pagelevel::train::PageRecord],
+    scored: &[(usize, pagelevel::metrics::Prf)],
+) -> BTreeMap<String, Vec<f64>> {
+    let mut groups: BTreeMap<String, Vec<f64>> = BTreeMap::new();
+    for (i, prf) in scored {
+        let e = &records[*i].entry;
+        let set = e.set.clone().unwrap_or_default();
+        groups.entry(set.clone()).or_default().push(prf.f1);
+        if set == "wcxb-dev" {
+            if let Some(t) = &e.page_type {
+                groups
+                    .entry(format!("wcxb-dev: {t}"))
+                    .or_default()
+                    .push(prf.f1);
+            }
+        }
+    }
+    groups
 }
