@@ -20,9 +20,11 @@ pub mod input;
 pub mod manifest;
 pub mod metrics;
 pub mod page;
+pub mod render;
 pub mod site;
 pub mod text;
 pub mod url;
+pub mod warc;
 
 pub use config::Limits;
 pub use error::{Error, Result};
