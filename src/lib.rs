@@ -17,6 +17,7 @@ pub mod extract;
 pub mod features;
 pub mod geometry;
 pub mod input;
+pub mod label;
 pub mod manifest;
 pub mod metrics;
 pub mod page;

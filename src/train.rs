@@ -257,14 +257,7 @@ fn page_samples(
     let Some(body) = dom.body() else {
         return Vec::new();
     };
-    let end = dom.node(body).end as usize;
-    let nodes: Vec<usize> = (body..end)
-        .filter(|&i| {
-            dom.node(i).kind == crate::dom::Kind::Element
-                && pf.visible[i]
-                && pf.layout.rects[i].area() >= DEFAULT_MIN_AREA
-        })
-        .collect();
+    let nodes = labelled_nodes(dom, body, &pf);
     // SiteLevel word shares: visible words in template-labelled text per subtree (all
     // visible words per subtree are already in the feature counts).
     let n = dom.len();
@@ -297,10 +290,36 @@ fn page_samples(
                         2 * t > all
                     }
                 }),
-                gold: alignment.as_ref().and_then(|a| a.share(i)).map(|s| s < 0.5),
+                gold: alignment
+                    .as_ref()
+                    .and_then(|a| a.share(i))
+                    .map(gold_template),
             }
         })
         .collect()
+}
+
+/// The nodes that get labels: visible elements of `<body>` (from `body` on) whose estimated
+/// area is at least [`DEFAULT_MIN_AREA`], the nodes the pipeline scores. O(n).
+pub fn labelled_nodes(
+    dom: &crate::dom::Dom,
+    body: usize,
+    pf: &features::PageFeatures,
+) -> Vec<usize> {
+    let end = dom.node(body).end as usize;
+    (body..end)
+        .filter(|&i| {
+            dom.node(i).kind == crate::dom::Kind::Element
+                && pf.visible[i]
+                && pf.layout.rects[i].area() >= DEFAULT_MIN_AREA
+        })
+        .collect()
+}
+
+/// The gold label of a node from its content share (aligned words / words): template below
+/// one half.
+pub fn gold_template(share: f32) -> bool {
+    share < 0.5
 }
 
 /// The label a sample trains with under `source`, if any.

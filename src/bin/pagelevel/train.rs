@@ -104,9 +104,14 @@ pub fn run(args: Args) -> anyhow::Result<usize> {
     println!("| bucket | area px² | train samples (balanced) | validation samples (template share) | accuracy | AUC |");
     println!("|---|---|---:|---:|---:|---:|");
     for r in &report {
+        // The boosted model is one model over all buckets: no per-bucket training set.
+        let train = match r.train.0 {
+            0 => "– (boosted: one model)".to_string(),
+            n => n.to_string(),
+        };
         println!(
-            "| {} | {:.0} – {:.0} | {} | {} ({:.2}) | {:.3} | {:.3} |",
-            r.bucket, r.range.0, r.range.1, r.train.0, r.val.0, r.val.1, r.accuracy, r.auc
+            "| {} | {:.0} – {:.0} | {train} | {} ({:.2}) | {:.3} | {:.3} |",
+            r.bucket, r.range.0, r.range.1, r.val.0, r.val.1, r.accuracy, r.auc
         );
     }
     if args.cv {
