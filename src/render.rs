@@ -446,7 +446,7 @@ impl Writer {
             Role::Row => {
                 self.in_row = self.in_row.saturating_sub(1);
                 if md {
-                    self.out.push_str(" |");
+                    // Each cell closed with its own ` |`.
                     let first = stack
                         .iter()
                         .rev()

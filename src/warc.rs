@@ -88,6 +88,9 @@ pub enum WarcError {
     /// A `response` record whose payload is not an HTTP response.
     #[error("response payload is not HTTP: {0}")]
     NotHttp(String),
+    /// The HTTP body's `Content-Encoding` cannot be undone.
+    #[error("{0}")]
+    ContentEncoding(String),
     /// The record is larger than the limit.
     #[error("record of {size} bytes is over the limit of {limit} bytes")]
     TooLarge { size: u64, limit: u64 },
@@ -281,15 +284,6 @@ impl<R: BufRead + Seek> WarcReader<R> {
         self.skipped
     }
 
-    fn offset(&self) -> u64 {
-        let s = self.input.get_ref();
-        if s.gzip {
-            s.member_start
-        } else {
-            self.consumed
-        }
-    }
-
     /// Reads a line (with its `\n`) into `line`; at the end of a gzip member moves to the next
     /// one. `Ok(false)` at end of file.
     fn line(&mut self, line: &mut Vec<u8>) -> io::Result<bool> {
@@ -341,9 +335,16 @@ impl<R: BufRead + Seek> WarcReader<R> {
             if self.done {
                 return None;
             }
-            // Find the version line, skipping blank lines and stray bytes.
-            let start = self.offset();
-            match self.line(&mut line) {
+            // Find the version line, skipping blank lines and stray bytes. The record starts
+            // where its version line does: in its gzip member, or at the plain offset before it.
+            let before = self.consumed;
+            let read = self.line(&mut line);
+            let start = if self.input.get_ref().gzip {
+                self.input.get_ref().member_start
+            } else {
+                before
+            };
+            match read {
                 Ok(false) => {
                     self.done = true;
                     return None;
@@ -355,8 +356,30 @@ impl<R: BufRead + Seek> WarcReader<R> {
             match self.record(start, &mut line) {
                 Ok(Some(item)) => return Some(item),
                 Ok(None) => self.skipped += 1,
-                Err(item) => return Some(item),
+                Err(item) => return Some(self.after_bad(item)),
             }
+        }
+    }
+
+    /// After a bad record in a gzip file: the rest of its member is dropped (one record per
+    /// member), and when the member itself is broken that is what the record reports.
+    fn after_bad(&mut self, item: Item) -> Item {
+        let Item::Bad(b) = item else { return item };
+        if !self.input.get_ref().gzip || self.done || matches!(b.error, WarcError::Gzip(_)) {
+            return Item::Bad(b);
+        }
+        if self.input.get_ref().decoder.is_none() {
+            // The record ended exactly at its member's end, which is already behind us.
+            return Item::Bad(b);
+        }
+        match io::copy(&mut self.input, &mut io::sink()) {
+            Ok(_) => {
+                if self.input.get_mut().next_member().is_err() {
+                    self.done = true;
+                }
+                Item::Bad(b)
+            }
+            Err(e) => self.gzip_failure(b.offset, b.record_id, b.uri, e),
         }
     }
 
@@ -451,7 +474,9 @@ impl<R: BufRead + Seek> WarcReader<R> {
         };
         if read < declared {
             let gzip = self.input.get_ref().gzip;
-            let error = if gzip && self.input.get_mut().next_member().unwrap_or(false) {
+            // A whole gzip member that ends early has a wrong length (a cut file fails the
+            // member's checksum instead); `after_bad` moves on to the next member.
+            let error = if gzip {
                 WarcError::ContentLength {
                     declared,
                     detail: format!("the record's gzip member ends after {read} bytes"),
@@ -504,6 +529,14 @@ impl<R: BufRead + Seek> WarcReader<R> {
         if http.chunked {
             body = dechunk(&body).unwrap_or(body);
         }
+        if let Some(enc) = &http.encoding {
+            body = match decode_content(&body, enc, self.limits.max_input_bytes) {
+                Ok(b) => b,
+                Err(msg) => {
+                    return Err(bad(start, record_id, uri, WarcError::ContentEncoding(msg)))
+                }
+            };
+        }
         Ok(Some(Item::Page(WarcPage {
             record_id: record_id.unwrap_or_default(),
             uri,
@@ -538,44 +571,42 @@ struct Http {
     html: bool,
     charset: Option<String>,
     chunked: bool,
+    /// `Content-Encoding` (lower case) when it is not `identity`.
+    encoding: Option<String>,
 }
 
-/// Parses an HTTP response's status line and headers (`\r\n` or bare `\n` line ends). A
-/// response without `Content-Type` counts as HTML (browsers sniff; the HTML parser copes).
+/// Most header lines an HTTP response may have (more is reported as a bad record).
+const MAX_HTTP_HEADERS: usize = 256;
+
+/// Parses an HTTP response's status line and headers with `httparse` (bare `\n` line ends,
+/// spaces before the colon and folded lines are accepted, as servers send them). A response
+/// without `Content-Type` counts as HTML (browsers sniff; the HTML parser copes).
 fn parse_http(block: &[u8]) -> Result<Http, String> {
-    if !block.starts_with(b"HTTP/") {
-        let head = String::from_utf8_lossy(&block[..block.len().min(20)]).into_owned();
-        return Err(format!("starts with {head:?}"));
-    }
-    let mut pos = 0;
-    let mut content_type = None;
-    let mut chunked = false;
-    let mut first = true;
-    loop {
-        let Some(nl) = memchr::memchr(b'\n', &block[pos..]) else {
-            return Err("the HTTP header does not end".into());
-        };
-        let line = &block[pos..pos + nl];
-        pos += nl + 1;
-        let line = line.strip_suffix(b"\r").unwrap_or(line);
-        if first {
-            first = false;
-            continue;
+    let mut headers = vec![httparse::EMPTY_HEADER; MAX_HTTP_HEADERS];
+    let mut response = httparse::Response::new(&mut headers);
+    let status = httparse::ParserConfig::default()
+        .allow_spaces_after_header_name_in_responses(true)
+        .allow_obsolete_multiline_headers_in_responses(true)
+        .allow_multiple_spaces_in_response_status_delimiters(true)
+        .parse_response(&mut response, block);
+    let body_start = match status {
+        Ok(httparse::Status::Complete(n)) => n,
+        Ok(httparse::Status::Partial) => return Err("the HTTP header does not end".into()),
+        Err(e) => {
+            let head = String::from_utf8_lossy(&block[..block.len().min(20)]).into_owned();
+            return Err(format!("{e} (starts with {head:?})"));
         }
-        if line.is_empty() {
-            break;
-        }
-        let text = String::from_utf8_lossy(line);
-        if let Some((name, value)) = text.split_once(':') {
-            let name = name.trim().to_ascii_lowercase();
-            if name == "content-type" {
-                content_type = Some(value.trim().to_ascii_lowercase());
-            } else if name == "transfer-encoding" {
-                chunked = value.to_ascii_lowercase().contains("chunked");
-            }
-        }
-    }
-    let (html, charset) = match &content_type {
+    };
+    let value = |name: &str| {
+        response
+            .headers
+            .iter()
+            .find(|h| h.name.eq_ignore_ascii_case(name))
+            .map(|h| String::from_utf8_lossy(h.value).trim().to_ascii_lowercase())
+    };
+    let chunked = value("transfer-encoding").is_some_and(|v| v.contains("chunked"));
+    let encoding = value("content-encoding").filter(|v| !v.is_empty() && v != "identity");
+    let (html, charset) = match value("content-type") {
         None => (true, None),
         Some(ct) => {
             let mut parts = ct.split(';');
@@ -591,11 +622,36 @@ fn parse_http(block: &[u8]) -> Result<Http, String> {
         }
     };
     Ok(Http {
-        body_start: pos,
+        body_start,
         html,
         charset,
         chunked,
+        encoding,
     })
+}
+
+/// Undoes `Content-Encoding: gzip|x-gzip|deflate` (zlib-wrapped or raw deflate), at most
+/// `limit` bytes of output; other encodings (br, zstd) are an error.
+fn decode_content(body: &[u8], encoding: &str, limit: u64) -> Result<Vec<u8>, String> {
+    use flate2::read::{DeflateDecoder, MultiGzDecoder, ZlibDecoder};
+    fn all(r: impl Read, limit: u64) -> io::Result<Vec<u8>> {
+        let mut out = Vec::new();
+        r.take(limit.saturating_add(1)).read_to_end(&mut out)?;
+        if out.len() as u64 > limit {
+            return Err(io::Error::other(format!(
+                "decoded body over the limit of {limit} bytes"
+            )));
+        }
+        Ok(out)
+    }
+    let result = match encoding {
+        "gzip" | "x-gzip" => all(MultiGzDecoder::new(body), limit),
+        "deflate" => {
+            all(ZlibDecoder::new(body), limit).or_else(|_| all(DeflateDecoder::new(body), limit))
+        }
+        other => return Err(format!("unsupported Content-Encoding {other:?}")),
+    };
+    result.map_err(|e| format!("Content-Encoding {encoding}: {e}"))
 }
 
 /// Decodes a `Transfer-Encoding: chunked` body; `None` when it is not well-formed (crawlers
@@ -639,6 +695,26 @@ mod tests {
         assert!(!h.html);
         assert!(parse_http(b"<html>").is_err());
         assert!(parse_http(b"HTTP/1.1 200 OK\r\nX: y").is_err());
+    }
+
+    #[test]
+    fn content_encodings() {
+        use std::io::Write;
+        let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::fast());
+        gz.write_all(b"<p>hello</p>").unwrap();
+        let gz = gz.finish().unwrap();
+        assert_eq!(decode_content(&gz, "gzip", 100).unwrap(), b"<p>hello</p>");
+        assert!(decode_content(&gz, "gzip", 5).is_err(), "over the limit");
+        let mut z = flate2::write::ZlibEncoder::new(Vec::new(), flate2::Compression::fast());
+        z.write_all(b"<p>zlib</p>").unwrap();
+        assert_eq!(
+            decode_content(&z.finish().unwrap(), "deflate", 100).unwrap(),
+            b"<p>zlib</p>"
+        );
+        assert!(decode_content(b"<p>plain</p>", "gzip", 100).is_err());
+        assert!(decode_content(b"x", "br", 100).is_err());
+        let h = parse_http(b"HTTP/1.1 200 OK\r\nContent-Encoding: GZIP\r\n\r\n").unwrap();
+        assert_eq!(h.encoding.as_deref(), Some("gzip"));
     }
 
     #[test]

@@ -1,7 +1,7 @@
 //! `pagelevel extract`: per page, its main content (the non-template text in document order).
 //!
 //! `--format jsonl` (default): one JSON object per page, `{"path", "text", "error"?}`, plus
-//! `warc_record_id` and `uri` for WARC records. `text`, `markdown`, `html`: the content itself,
+//! `warc_record_id` and `url` (the target URI) for WARC records. `text`, `markdown`, `html`: the content itself,
 //! each page preceded by a separator line `==> NAME <==` (NAME = the path, or for a WARC record
 //! the path, target URI and record id); failures go to stderr only.
 

@@ -48,7 +48,7 @@ impl Origin<'_> {
             } => {
                 m.insert("path".into(), path.to_string_lossy().into());
                 m.insert("warc_record_id".into(), (*record_id).into());
-                m.insert("uri".into(), (*uri).into());
+                m.insert("url".into(), (*uri).into());
             }
         }
         m
