@@ -688,7 +688,8 @@ mod tests {
             b"HTTP/1.1 200 OK\r\nContent-Type: text/html; charset=\"ISO-8859-1\"\r\n\r\n<p>",
         )
         .unwrap();
-        assert_eq!(h.body_start, 67);
+        // 17 (status line) + 47 (Content-Type line) + 2 (blank line).
+        assert_eq!(h.body_start, 66);
         assert!(h.html);
         assert_eq!(h.charset.as_deref(), Some("iso-8859-1"));
         let h = parse_http(b"HTTP/1.0 200 OK\nContent-Type: image/png\n\nPNG").unwrap();
