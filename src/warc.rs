@@ -259,10 +259,27 @@ impl WarcReader<BufReader<File>> {
     }
 }
 
+impl WarcReader<BufReader<File>> {
+    /// Opens a WARC file at `offset`, a record's [`WarcPage::offset`] (or [`BadRecord::offset`]):
+    /// its first item is that record.
+    pub fn open_at(path: &Path, offset: u64, limits: &Limits) -> io::Result<Self> {
+        let mut file = BufReader::with_capacity(64 << 10, File::open(path)?);
+        let gzip = file.fill_buf()?.starts_with(&GZIP_HEADER[..2]);
+        file.seek(SeekFrom::Start(offset))?;
+        let mut reader = Self::with_gzip(file, gzip, limits)?;
+        reader.consumed = offset;
+        Ok(reader)
+    }
+}
+
 impl<R: BufRead + Seek> WarcReader<R> {
     /// Reads WARC records from `raw` (plain or gzip, told by the first bytes).
     pub fn new(mut raw: R, limits: &Limits) -> io::Result<Self> {
         let gzip = raw.fill_buf()?.starts_with(&GZIP_HEADER[..2]);
+        Self::with_gzip(raw, gzip, limits)
+    }
+
+    fn with_gzip(raw: R, gzip: bool, limits: &Limits) -> io::Result<Self> {
         let mut source = Source {
             decoder: None,
             raw: Some(raw),

@@ -456,3 +456,134 @@ fn every_format_on_a_structured_page() {
         format!("{name}{text}").trim_end()
     );
 }
+
+/// A page of `site` with the site's navigation and footer around article `k`.
+fn site_page(site: &str, k: usize) -> String {
+    // Letters, not digits: SiteLevel hashes every digit run alike.
+    let letter = |n: usize| char::from(b'a' + (n % 26) as u8);
+    let words: String = (0..30)
+        .map(|w| format!("{site}{}{} ", letter(k), letter(w)))
+        .collect();
+    format!(
+        "<html><body><nav><a href=/>{site} home</a> <a href=/news>{site} news</a></nav>\
+         <article><h1>Story {k} of {site}</h1><p>{words}</p></article>\
+         <footer>{site} footer, all rights reserved</footer></body></html>"
+    )
+}
+
+#[test]
+fn sitelevel_groups_warc_records_by_site_like_a_site_folder() {
+    let dir = scratch("sitelevel");
+    let sites = ["alpha", "bravo"];
+    let mut records = Vec::new();
+    for (s, site) in sites.iter().enumerate() {
+        std::fs::create_dir_all(dir.join("sites").join(site)).unwrap();
+        for k in 0..6 {
+            let html = site_page(site, k);
+            std::fs::write(dir.join(format!("sites/{site}/p{k}.html")), &html).unwrap();
+            let uri = format!("https://www.{site}.example/p{k}");
+            let id = format!("00000000-0000-0000-0000-0000000{s}{k:04}");
+            records.push(record(
+                "response",
+                &id,
+                &uri,
+                &http("Content-Type: text/html\r\n", html.as_bytes()),
+            ));
+            if s == 0 && k == 2 {
+                // A bad record inside the first site's run.
+                records.push(record(
+                    "response",
+                    "00000000-0000-0000-0000-00000000bad0",
+                    &uri,
+                    b"not http",
+                ));
+            }
+        }
+    }
+    let warc = dir.join("sites.warc.gz");
+    std::fs::write(
+        &warc,
+        records.iter().flat_map(|r| gzip(r)).collect::<Vec<u8>>(),
+    )
+    .unwrap();
+
+    let out = bin()
+        .args(["sitelevel", "--extract", "--warc"])
+        .arg(&warc)
+        .output()
+        .unwrap();
+    assert!(!out.status.success(), "the bad record sets the exit status");
+    let from_warc = lines(&out.stdout);
+    assert_eq!(
+        from_warc.len(),
+        13,
+        "{}",
+        String::from_utf8_lossy(&out.stdout)
+    );
+    assert!(
+        from_warc[3]["error"].as_str().unwrap().contains("not HTTP"),
+        "{}",
+        from_warc[3]
+    );
+    let good: Vec<&serde_json::Value> = from_warc
+        .iter()
+        .filter(|v| v.get("error").is_none())
+        .collect();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.contains("site alpha.example: 7 pages"), "{stderr}");
+    assert!(stderr.contains("site bravo.example: 6 pages"), "{stderr}");
+
+    let out = bin()
+        .args(["sitelevel", "--extract", "--site-dir"])
+        .arg(dir.join("sites"))
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let from_dir = lines(&out.stdout);
+    assert_eq!(from_dir.len(), 12);
+    for (w, d) in good.iter().zip(&from_dir) {
+        assert_eq!(w["text"], d["text"]);
+        let text = w["text"].as_str().unwrap();
+        // The article's 30 words stay; navigation and footer are template.
+        assert_eq!(text.split_whitespace().count(), 30, "{text}");
+        assert!(!text.contains("footer") && !text.contains("home"), "{text}");
+    }
+    assert_eq!(good[0]["url"], "https://www.alpha.example/p0");
+    assert_eq!(
+        good[0]["warc_record_id"],
+        "<urn:uuid:00000000-0000-0000-0000-000000000000>"
+    );
+    assert_eq!(
+        good[11]["warc_record_id"],
+        "<urn:uuid:00000000-0000-0000-0000-000000010005>"
+    );
+
+    // Labels mode over the plain file gives the same labels.
+    let plain = dir.join("sites.warc");
+    std::fs::write(&plain, records.concat()).unwrap();
+    let gz = bin()
+        .args(["sitelevel", "--warc"])
+        .arg(&warc)
+        .output()
+        .unwrap();
+    let pl = bin()
+        .args(["sitelevel", "--warc"])
+        .arg(&plain)
+        .output()
+        .unwrap();
+    let strip = |o: &[u8]| -> Vec<serde_json::Value> {
+        lines(o)
+            .into_iter()
+            .map(|mut v| {
+                v.as_object_mut().unwrap().remove("path");
+                v.as_object_mut().unwrap().remove("error");
+                v
+            })
+            .collect()
+    };
+    assert_eq!(strip(&gz.stdout), strip(&pl.stdout));
+}
