@@ -370,6 +370,62 @@ fn segment_and_dedup_read_warc() {
     assert_eq!(v.len(), 2);
     assert_eq!(v[1]["url"], "http://b.example/");
     assert!(!v[1]["segments"].as_array().unwrap().is_empty());
+
+    // dedup: the same article at two URIs is one pair, as between the pages as files.
+    let html = "Content-Type: text/html\r\n";
+    let a = article("Alpha report", "alpha");
+    let b = article("Bravo report", "bravo");
+    let recs = [
+        record(
+            "response",
+            "00000000-0000-0000-0000-000000000001",
+            "http://x.example/1",
+            &http(html, a.as_bytes()),
+        ),
+        record(
+            "response",
+            "00000000-0000-0000-0000-000000000002",
+            "http://x.example/2",
+            &http(html, b.as_bytes()),
+        ),
+        record(
+            "response",
+            "00000000-0000-0000-0000-000000000003",
+            "http://y.example/3",
+            &http(html, a.as_bytes()),
+        ),
+    ];
+    let warc = dir.join("dup.warc.gz");
+    std::fs::write(
+        &warc,
+        recs.iter().flat_map(|r| gzip(r)).collect::<Vec<u8>>(),
+    )
+    .unwrap();
+    let out = bin().arg("dedup").arg(&warc).output().unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let pairs = lines(&out.stdout);
+    assert_eq!(pairs.len(), 1, "{pairs:?}");
+    assert_eq!(
+        pairs[0]["a_warc_record_id"],
+        "<urn:uuid:00000000-0000-0000-0000-000000000001>"
+    );
+    assert_eq!(
+        pairs[0]["b_warc_record_id"],
+        "<urn:uuid:00000000-0000-0000-0000-000000000003>"
+    );
+    assert_eq!(pairs[0]["b_url"], "http://y.example/3");
+    let (fa, fb, fc) = (dir.join("1.html"), dir.join("2.html"), dir.join("3.html"));
+    std::fs::write(&fa, &a).unwrap();
+    std::fs::write(&fb, &b).unwrap();
+    std::fs::write(&fc, &a).unwrap();
+    let out = bin().arg("dedup").args([&fa, &fb, &fc]).output().unwrap();
+    let files = lines(&out.stdout);
+    assert_eq!(files.len(), 1);
+    assert_eq!(files[0]["matches"], pairs[0]["matches"]);
 }
 
 /// A page whose main content has the structures Markdown keeps.

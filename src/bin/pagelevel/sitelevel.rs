@@ -320,32 +320,6 @@ fn warc_runs(
     Ok(())
 }
 
-/// Reads the HTML record at `offset` of a WARC file and parses it.
-fn warc_page(
-    p: &SitePage,
-    offset: u64,
-    limits: &pagelevel::Limits,
-) -> pagelevel::Result<pagelevel::Page> {
-    let io = |source| pagelevel::Error::Io {
-        path: p.file.clone(),
-        source,
-    };
-    let mut reader = pagelevel::warc::WarcReader::open_at(&p.file, offset, limits).map_err(io)?;
-    match reader.next() {
-        Some(pagelevel::warc::Item::Page(w)) => {
-            pagelevel::Page::from_bytes(&w.body, w.uri.as_deref(), w.charset.as_deref(), limits)
-        }
-        Some(pagelevel::warc::Item::Bad(b)) => Err(pagelevel::Error::Warc {
-            path: p.file.clone(),
-            offset,
-            source: b.error,
-        }),
-        None => Err(io(std::io::Error::other(format!(
-            "no record at offset {offset}"
-        )))),
-    }
-}
-
 fn groups(args: &Args) -> anyhow::Result<Vec<SiteGroup>> {
     if let Some(m) = &args.manifest {
         let manifest = Manifest::load(m, args.root.as_deref())
@@ -457,7 +431,9 @@ pub fn run(args: Args) -> anyhow::Result<usize> {
                 split_sites += 1;
             }
             let offsets = &run.offsets;
-            one_site(&run.group, &|k, p| warc_page(p, offsets[k], &limits))
+            one_site(&run.group, &|k, p| {
+                pagelevel::warc::page_at(&p.file, offsets[k], &limits)
+            })
         })?;
     }
     if split_sites > 0 {
