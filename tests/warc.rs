@@ -207,6 +207,23 @@ fn gzip_warc_reports_bad_records_and_reads_on() {
             file.extend_from_slice(&member);
         }
     }
+    // A Content-Length 50 bytes too long: the member ends first; the next member is read.
+    let block = http("Content-Type: text/html\r\n", &p.pages[0].1);
+    let long = record_with_length(
+        "response",
+        "00000000-0000-0000-0000-0000000000c4",
+        "http://long.example/",
+        &block,
+        block.len() + 50,
+    );
+    file.extend_from_slice(&gzip(&long));
+    let f = record(
+        "response",
+        "00000000-0000-0000-0000-00000000000f",
+        "http://f.example/",
+        &block,
+    );
+    file.extend_from_slice(&gzip(&f));
     let path = dir.join("t.warc.gz");
     std::fs::write(&path, &file).unwrap();
     let (out, v) = extract(&[&path]);
@@ -230,6 +247,8 @@ fn gzip_warc_reports_bad_records_and_reads_on() {
         ("c", false),
         ("d", false),
         ("e", false),
+        ("c4", true),
+        ("f", false),
     ]
     .iter()
     .map(|(s, b)| {
@@ -248,6 +267,7 @@ fn gzip_warc_reports_bad_records_and_reads_on() {
     assert!(err(1).contains("gzip"), "{}", err(1));
     assert!(err(2).contains("Content-Length"), "{}", err(2));
     assert!(err(3).contains("not HTTP"), "{}", err(3));
+    assert!(err(7).contains("member ends"), "{}", err(7));
     assert_eq!(v[4]["url"], "http://c.example/caf");
     assert!(
         v[4]["text"].as_str().unwrap().contains("Caf\u{e9} report"),
