@@ -18,6 +18,12 @@
 //! A file that is one gzip member holding all records is read too. A record whose block runs
 //! past the end of its member is reported as a wrong `Content-Length`.
 //!
+//! HTTP: the status line and headers are parsed by `httparse`; `Transfer-Encoding: chunked` is
+//! undone when the body is well-formed chunks, `Content-Encoding: gzip|deflate` always.
+//!
+//! Why the record framing is ours and not the `fastwarc` or `warc` crate's: neither reads on
+//! after a corrupt gzip member (measured in `docs/warc.md`).
+//!
 //! Complexity: O(file size) time; memory O(largest record) (bounded by
 //! [`Limits::max_input_bytes`]; a larger record is skipped without being buffered).
 
@@ -132,7 +138,7 @@ pub struct WarcPage {
     pub uri: Option<String>,
     /// The `charset` parameter of the HTTP `Content-Type`.
     pub charset: Option<String>,
-    /// The HTTP body (de-chunked when `Transfer-Encoding: chunked`).
+    /// The HTTP body (de-chunked, content encoding undone).
     pub body: Vec<u8>,
     /// Where the record starts in the file (compressed offset of its member for `.gz`).
     pub offset: u64,
