@@ -663,3 +663,23 @@ fn sitelevel_groups_warc_records_by_site_like_a_site_folder() {
     };
     assert_eq!(strip(&gz.stdout), strip(&pl.stdout));
 }
+
+#[test]
+fn markdown_table_cells_stay_on_one_line() {
+    let dir = scratch("cells");
+    let page = dir.join("notes.html");
+    std::fs::write(
+        &page,
+        "<html><body><main><h1>Release notes for the tool</h1><p>This release brings many changes \
+         that the team worked on for months, listed in the table below with details.</p>\
+         <table><tr><th>Change</th><th>Notes</th></tr><tr><td><p>Faster parser</p><p>Second \
+         paragraph in the cell</p></td><td>It is <b>twice</b> as fast | now</td></tr></table>\
+         <p>More text follows after the table so that the article stays the main content of the \
+         page.</p></main></body></html>",
+    )
+    .unwrap();
+    let md = render("markdown", &page);
+    let want = "| Change | Notes |\n| --- | --- |\n\
+                | Faster parser Second paragraph in the cell | It is twice as fast \\| now |\n";
+    assert!(md.contains(want), "{md}");
+}
