@@ -26,6 +26,14 @@ pub enum Error {
         #[source]
         source: std::io::Error,
     },
+    /// A WARC record could not be read.
+    #[error("{path}: WARC record at offset {offset}: {source}")]
+    Warc {
+        path: PathBuf,
+        offset: u64,
+        #[source]
+        source: crate::warc::WarcError,
+    },
     /// The parsed document has more nodes than `Limits::max_nodes`.
     #[error("document has more than {limit} nodes (limit)")]
     TooManyNodes { limit: usize },

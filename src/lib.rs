@@ -21,10 +21,12 @@ pub mod label;
 pub mod manifest;
 pub mod metrics;
 pub mod page;
+pub mod render;
 pub mod site;
 pub mod structured;
 pub mod text;
 pub mod url;
+pub mod warc;
 
 pub use config::Limits;
 pub use error::{Error, Result};

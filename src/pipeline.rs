@@ -3,6 +3,7 @@
 use crate::classify::Model;
 use crate::extract::render_text;
 use crate::features::{self, FeatureOptions, PageFeatures};
+use crate::render::{render, Format};
 use crate::segment::{segment, SegmentOptions, Segmentation};
 use crate::Page;
 
@@ -53,11 +54,23 @@ impl Analysis {
     /// always has some main content, and an empty answer is the worst one. boilerpipe's
     /// content blocks are the last resort, for a page whose text lies outside `<body>`.
     pub fn main_text(&self) -> String {
+        self.main_keep().1
+    }
+
+    /// The main content (the nodes [`Analysis::main_text`] keeps) as Markdown or minimal
+    /// HTML, see [`crate::render`].
+    pub fn main_rendered(&self, format: Format) -> String {
+        let keep = self.main_keep().0;
+        render(&self.page.dom, &self.features.visible, &keep, format)
+    }
+
+    /// The keep flags of the main content (elements always kept) and its text.
+    fn main_keep(&self) -> (Vec<bool>, String) {
         let dom = &self.page.dom;
         let mask = self.content_mask();
-        let text = self.render_kept(|i| mask[i]);
+        let (keep, text) = self.render_kept(|i| mask[i]);
         if crate::text::count_words(&text) > 0 {
-            return text;
+            return (keep, text);
         }
         let y = &self.segmentation.y;
         let visible = &self.features.visible;
@@ -70,9 +83,9 @@ impl Analysis {
             })
             .map(|i| y[i])
             .fold(f32::INFINITY, f32::min);
-        let text = self.render_kept(|i| y[i] <= lowest);
+        let (keep, text) = self.render_kept(|i| y[i] <= lowest);
         if crate::text::count_words(&text) > 0 {
-            return text;
+            return (keep, text);
         }
         let blocks = &self.features.blocks;
         self.render_kept(|i| {
@@ -82,11 +95,12 @@ impl Analysis {
     }
 
     /// The visible text of the text nodes for which `keep` holds (elements are walked into).
-    fn render_kept(&self, keep: impl Fn(usize) -> bool) -> String {
+    fn render_kept(&self, keep: impl Fn(usize) -> bool) -> (Vec<bool>, String) {
         let dom = &self.page.dom;
         let keep: Vec<bool> = (0..dom.len())
             .map(|i| dom.node(i).kind != crate::dom::Kind::Text || keep(i))
             .collect();
-        render_text(dom, &self.features.visible, &keep)
+        let text = render_text(dom, &self.features.visible, &keep);
+        (keep, text)
     }
 }

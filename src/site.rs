@@ -540,14 +540,28 @@ fn load(page: &SitePage, limits: &Limits) -> Result<Page> {
 /// # Complexity
 /// Each page is parsed twice; time O(total nodes), memory O(distinct hashes of the site + one
 /// window of pages).
-pub fn run_site<T, F, S>(
+pub fn run_site<T, F, S>(group: &SiteGroup, options: &RunOptions, job: F, sink: S) -> SiteSummary
+where
+    T: Send,
+    F: Fn(&SitePage, &Page, &[bool]) -> T + Sync,
+    S: FnMut(&SitePage, Outcome<T>),
+{
+    run_site_with(group, options, |_, p| load(p, &options.limits), job, sink)
+}
+
+/// Like [`run_site`], with the pages read by `load(k, page)` (`k` = the page's index in the
+/// group) instead of from their files: the records of a WARC file, say. `load` is called twice
+/// per page (once per pass).
+pub fn run_site_with<T, L, F, S>(
     group: &SiteGroup,
     options: &RunOptions,
+    load: L,
     job: F,
     mut sink: S,
 ) -> SiteSummary
 where
     T: Send,
+    L: Fn(usize, &SitePage) -> Result<Page> + Sync,
     F: Fn(&SitePage, &Page, &[bool]) -> T + Sync,
     S: FnMut(&SitePage, Outcome<T>),
 {
@@ -556,11 +570,12 @@ where
     let mut site = SiteLevel::new(opts.clone()).site(group.name.clone());
     // Per page: its index in `site`, or why it failed.
     let mut index: Vec<std::result::Result<usize, String>> = Vec::with_capacity(group.pages.len());
-    for chunk in group.pages.chunks(window) {
+    for (c, chunk) in group.pages.chunks(window).enumerate() {
         let hashed: Vec<Result<Vec<u64>>> = chunk
             .par_iter()
-            .map(|p| {
-                let page = load(p, &options.limits)?;
+            .enumerate()
+            .map(|(k, p)| {
+                let page = load(c * window + k, p)?;
                 Ok(hash_page(&SiteTree::new(&page.dom), &opts.hash))
             })
             .collect();
@@ -593,17 +608,23 @@ where
         }
     }
     let site = &site;
-    for (chunk, idx) in group.pages.chunks(window).zip(index.chunks(window)) {
+    for (c, (chunk, idx)) in group
+        .pages
+        .chunks(window)
+        .zip(index.chunks(window))
+        .enumerate()
+    {
         // (outcome, whether it is a failure first seen in this pass)
         let done: Vec<(Outcome<(PageStats, T)>, bool)> = chunk
             .par_iter()
             .zip(idx)
-            .map(|(p, r)| {
+            .enumerate()
+            .map(|(n, (p, r))| {
                 let k = match r {
                     Ok(k) => *k,
                     Err(m) => return (Outcome::Failed(m.clone()), false),
                 };
-                let page = match load(p, &options.limits) {
+                let page = match load(c * window + n, p) {
                     Ok(page) => page,
                     Err(e) => return (Outcome::Failed(e.to_string()), true),
                 };

@@ -33,9 +33,12 @@ class _PageLabels(TypedDict):
     labels: list[_Label]
 
 def extract(
-    html: bytes | str, url: str | None = None, format: Literal["text", "json"] | str = "text"
+    html: bytes | str,
+    url: str | None = None,
+    format: Literal["text", "json", "markdown", "html"] | str = "text",
 ) -> str:
-    """The page's main content: "text" (one block per line) or "json" ({"url", "text"}).
+    """The page's main content: "text" (one block per line), "json" ({"url", "text"}),
+    "markdown" (headings, lists, tables, code blocks) or "html" (minimal clean HTML).
 
     Bytes are decoded like the CLI does (BOM, <meta>, detection; gzip is unpacked); a str is
     taken as already decoded. Raises ValueError for an unknown format, PageLevelError when

@@ -24,8 +24,23 @@ create_exception!(
 /// How `extract` renders an analysed page in one output format.
 type Render = fn(&Analysis) -> String;
 
-/// The output formats of `extract`, by name. Adding one (markdown, html) is one line here.
-const FORMATS: &[(&str, Render)] = &[("text", Analysis::main_text), ("json", render_json)];
+/// The output formats of `extract`, by name. Adding one is one line here.
+const FORMATS: &[(&str, Render)] = &[
+    ("text", Analysis::main_text),
+    ("json", render_json),
+    ("markdown", render_markdown),
+    ("html", render_html),
+];
+
+/// The main content as Markdown (`pagelevel extract --format markdown` without its separator line).
+fn render_markdown(a: &Analysis) -> String {
+    a.main_rendered(pagelevel::render::Format::Markdown)
+}
+
+/// The main content as minimal HTML (`pagelevel extract --format html` without its separator line).
+fn render_html(a: &Analysis) -> String {
+    a.main_rendered(pagelevel::render::Format::Html)
+}
 
 /// `{"url": …, "text": …}` as one JSON object (the line `pagelevel extract` prints, with the
 /// page's URL in place of its file path).

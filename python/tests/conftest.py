@@ -27,6 +27,15 @@ def _find_cli() -> str | None:
 
 
 @pytest.fixture(scope="session")
+def cli_path() -> str:
+    """The path of the `pagelevel` CLI (skips when there is none)."""
+    exe = _find_cli()
+    if exe is None:
+        pytest.skip("no pagelevel binary (build it with `cargo build` or set PAGELEVEL_BIN)")
+    return exe
+
+
+@pytest.fixture(scope="session")
 def cli():
     """Runs the CLI with some arguments and returns its JSON lines as objects."""
     exe = _find_cli()

@@ -5,6 +5,7 @@ from __future__ import annotations
 import gzip
 import json
 import shutil
+import subprocess
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
@@ -45,8 +46,26 @@ def test_json_format_is_the_text_with_the_url():
     assert json.loads(pagelevel.extract(html, format="json"))["url"] is None
 
 
+@pytest.mark.skipif(not EXAMPLES, reason="data/examples is missing")
+def test_markdown_and_html_match_the_cli(cli_path):
+    url = "https://www.example.com/page"
+    for fmt in ("markdown", "html"):
+        for page in EXAMPLES:
+            out = subprocess.run(
+                [cli_path, "extract", "--format", fmt, "--url", url, str(page)],
+                check=True,
+                capture_output=True,
+                text=True,
+            ).stdout
+            head, _, body = out.partition("\n")
+            assert head == f"==> {page} <=="
+            got = pagelevel.extract(page.read_bytes(), url, format=fmt)
+            assert got.strip() and got.rstrip("\n") == body.rstrip("\n"), (fmt, page.name)
+    assert {"markdown", "html"} <= set(pagelevel.FORMATS)
+
+
 def test_unknown_format_and_bad_types_raise():
-    with pytest.raises(ValueError, match='unknown format "pdf"; expected one of: text, json'):
+    with pytest.raises(ValueError, match='unknown format "pdf"; expected one of: text, json, markdown, html'):
         pagelevel.extract("<p>x</p>", format="pdf")
     with pytest.raises(TypeError, match="bytes or str, not int"):
         pagelevel.extract(42)  # type: ignore[arg-type]

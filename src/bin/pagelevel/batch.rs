@@ -72,3 +72,27 @@ pub fn threads(n: usize) -> anyhow::Result<()> {
     }
     Ok(())
 }
+
+/// Like [`run`] over a stream (the records of a WARC file): items are taken `WINDOW` at a
+/// time, so memory holds one window of items and results, and written in stream order.
+/// `job` returns the bytes to write and whether the item failed.
+pub fn run_stream<T, F>(items: impl Iterator<Item = T>, job: F) -> anyhow::Result<Summary>
+where
+    T: Send,
+    F: Fn(T) -> (Vec<u8>, bool) + Sync,
+{
+    let stdout = std::io::stdout();
+    let mut out = std::io::BufWriter::new(stdout.lock());
+    let mut failed = 0;
+    let mut items = items.peekable();
+    while items.peek().is_some() {
+        let window: Vec<T> = items.by_ref().take(WINDOW).collect();
+        let results: Vec<(Vec<u8>, bool)> = window.into_par_iter().map(&job).collect();
+        for (bytes, bad) in results {
+            failed += bad as usize;
+            out.write_all(&bytes)?;
+        }
+    }
+    out.flush()?;
+    Ok(Summary { failed })
+}

@@ -42,7 +42,8 @@ const MODES: [Mode; 3] = [Mode::Full, Mode::Sitelevel, Mode::Pagelevel];
 /// Arguments of `pagelevel dedup`.
 #[derive(clap::Args)]
 pub struct Args {
-    /// HTML pages (.html or .html.gz); instead, give --manifest or --site-dir.
+    /// HTML pages (.html or .html.gz) and WARC files (.warc, .warc.gz: their HTML responses);
+    /// instead, give --manifest or --site-dir.
     #[arg(conflicts_with_all = ["manifest", "site_dir"], required_unless_present_any = ["manifest", "site_dir"])]
     pages: Vec<PathBuf>,
     /// Which text is shingled: all visible text, the SiteLevel text or the PageLevel main text.
@@ -78,6 +79,24 @@ struct Inputs {
     pages: Vec<SitePage>,
     /// Sites, each with its pages in input order; `None` for plain files.
     sites: Option<Vec<(String, Vec<usize>)>>,
+    /// Per page: the offset of its record when it comes from a WARC file (`file`).
+    offsets: Vec<Option<u64>>,
+}
+
+impl Inputs {
+    /// `warc_record_id` and `url` of a WARC record's output line.
+    fn warc_fields(
+        &self,
+        i: usize,
+        prefix: &str,
+        m: &mut serde_json::Map<String, serde_json::Value>,
+    ) {
+        if self.offsets.get(i).copied().flatten().is_some() {
+            let p = &self.pages[i];
+            m.insert(format!("{prefix}warc_record_id"), p.id.clone().into());
+            m.insert(format!("{prefix}url"), p.url.clone().into());
+        }
+    }
 }
 
 fn inputs(args: &Args) -> anyhow::Result<Inputs> {
@@ -90,9 +109,11 @@ fn inputs(args: &Args) -> anyhow::Result<Inputs> {
             pages.extend(g.pages);
             sites.push((g.name, (start..pages.len()).collect()));
         }
+        let offsets = vec![None; pages.len()];
         return Ok(Inputs {
             pages,
             sites: Some(sites),
+            offsets,
         });
     }
     if !args.manifest.is_empty() {
@@ -117,23 +138,52 @@ fn inputs(args: &Args) -> anyhow::Result<Inputs> {
                 });
             }
         }
+        let offsets = vec![None; pages.len()];
         return Ok(Inputs {
             pages,
             sites: Some(sites),
+            offsets,
         });
     }
-    let pages = args
-        .pages
-        .iter()
-        .map(|p| SitePage {
-            path: p.to_string_lossy().into_owned(),
-            id: p.to_string_lossy().into_owned(),
-            file: p.clone(),
-            url: args.url.clone(),
-            gold: None,
-        })
-        .collect::<Vec<_>>();
-    Ok(Inputs { pages, sites: None })
+    let mut pages = Vec::new();
+    let mut offsets = Vec::new();
+    for p in &args.pages {
+        let path = p.to_string_lossy().into_owned();
+        if !pagelevel::warc::is_warc(p) {
+            pages.push(SitePage {
+                path: path.clone(),
+                id: path,
+                file: p.clone(),
+                url: args.url.clone(),
+                gold: None,
+            });
+            offsets.push(None);
+            continue;
+        }
+        // One pass lists the records (id, URI, offset); each is read again when its text is
+        // made, so memory holds no page bodies.
+        let reader = pagelevel::warc::WarcReader::open(p, &Limits::default())
+            .with_context(|| format!("{}: cannot read", p.display()))?;
+        for item in reader {
+            let (id, url, offset) = match item {
+                pagelevel::warc::Item::Page(w) => (w.record_id, w.uri, w.offset),
+                pagelevel::warc::Item::Bad(b) => (b.record_id.unwrap_or_default(), b.uri, b.offset),
+            };
+            pages.push(SitePage {
+                path: path.clone(),
+                id,
+                file: p.clone(),
+                url,
+                gold: None,
+            });
+            offsets.push(Some(offset));
+        }
+    }
+    Ok(Inputs {
+        pages,
+        sites: None,
+        offsets,
+    })
 }
 
 /// Everything needed to compute a page's text in any mode.
@@ -144,13 +194,21 @@ struct Ctx {
 }
 
 impl Ctx {
-    fn load(&self, p: &SitePage) -> anyhow::Result<Page> {
-        Ok(Page::from_path(&p.file, p.url.as_deref(), &self.limits)?)
+    fn load(&self, p: &SitePage, offset: Option<u64>) -> anyhow::Result<Page> {
+        Ok(match offset {
+            Some(o) => pagelevel::warc::page_at(&p.file, o, &self.limits)?,
+            None => Page::from_path(&p.file, p.url.as_deref(), &self.limits)?,
+        })
     }
 
     /// The full text and, if asked, the PageLevel text, from one parse.
-    fn texts(&self, p: &SitePage, pagelevel: bool) -> anyhow::Result<(String, Option<String>)> {
-        let page = self.load(p)?;
+    fn texts(
+        &self,
+        p: &SitePage,
+        offset: Option<u64>,
+        pagelevel: bool,
+    ) -> anyhow::Result<(String, Option<String>)> {
+        let page = self.load(p, offset)?;
         let full = full_text(&page);
         let main = pagelevel.then(|| analyze(page, &self.model, &self.opts).main_text());
         Ok((full, main))
@@ -212,7 +270,7 @@ fn sitelevel_texts(ctx: &Ctx, inputs: &Inputs) -> anyhow::Result<Vec<Text>> {
                 );
                 for i in skipped {
                     let t = ctx
-                        .texts(&inputs.pages[i], false)
+                        .texts(&inputs.pages[i], inputs.offsets[i], false)
                         .map(|(full, _)| full)
                         .map_err(|e| format!("{e:#}"));
                     out.push((i, t));
@@ -241,8 +299,9 @@ fn texts(ctx: &Ctx, inputs: &Inputs, mode: Mode) -> anyhow::Result<Vec<Text>> {
     let out = inputs
         .pages
         .par_iter()
-        .map(|p| {
-            let r = ctx.texts(p, mode == Mode::Pagelevel);
+        .zip(&inputs.offsets)
+        .map(|(p, &offset)| {
+            let r = ctx.texts(p, offset, mode == Mode::Pagelevel);
             bar.inc(1);
             match r {
                 Ok((full, main)) => Ok(main.unwrap_or(full)),
@@ -280,13 +339,20 @@ pub fn run(args: Args) -> anyhow::Result<usize> {
         if let Err(m) = t {
             failed += 1;
             eprintln!("pagelevel: {}: {m}", p.path);
-            out.write_all(&line(&serde_json::json!({"path": p.path, "error": m}))?)?;
+            let mut o = serde_json::Map::new();
+            o.insert("path".into(), p.path.clone().into());
+            inputs.warc_fields(i, "", &mut o);
+            o.insert("error".into(), m.clone().into());
+            out.write_all(&line(&o.into())?)?;
         } else if args.sketches {
             let words = t.as_deref().map(pagelevel::text::count_words).unwrap_or(0);
             let s = sketches[i].clone().unwrap_or_default();
-            out.write_all(&line(
-                &serde_json::json!({"path": p.path, "words": words, "sketch": hex(&s)}),
-            )?)?;
+            let mut o = serde_json::Map::new();
+            o.insert("path".into(), p.path.clone().into());
+            inputs.warc_fields(i, "", &mut o);
+            o.insert("words".into(), words.into());
+            o.insert("sketch".into(), hex(&s).into());
+            out.write_all(&line(&o.into())?)?;
         }
     }
     if !args.sketches {
@@ -296,11 +362,13 @@ pub fn run(args: Args) -> anyhow::Result<usize> {
             .map(Option::unwrap_or_default)
             .collect();
         for pair in dedup::duplicate_pairs(&all) {
-            out.write_all(&line(&serde_json::json!({
-                "a": inputs.pages[pair.a].path,
-                "b": inputs.pages[pair.b].path,
-                "matches": pair.matches,
-            }))?)?;
+            let mut o = serde_json::Map::new();
+            o.insert("a".into(), inputs.pages[pair.a].path.clone().into());
+            inputs.warc_fields(pair.a, "a_", &mut o);
+            o.insert("b".into(), inputs.pages[pair.b].path.clone().into());
+            inputs.warc_fields(pair.b, "b_", &mut o);
+            o.insert("matches".into(), pair.matches.into());
+            out.write_all(&line(&o.into())?)?;
         }
     }
     out.flush()?;
@@ -389,7 +457,8 @@ fn evaluate(args: &Args, ctx: &Ctx, inputs: &Inputs) -> anyhow::Result<usize> {
         .zip(&gold)
         .map(|(p, g)| {
             let r = ctx
-                .texts(p, true)
+                // --evaluate reads manifests only (no WARC records).
+                .texts(p, None, true)
                 .map(|(f, m)| {
                     let cov = g
                         .as_ref()

@@ -1,5 +1,11 @@
-//! `pagelevel extract`: one JSON object per page, `{"path", "text", "error"?}`, where the text is
-//! the page's non-template text in document order, one block per line.
+//! `pagelevel extract`: per page, its main content (the non-template text in document order).
+//!
+//! `--format jsonl` (default): one JSON object per page, `{"path", "text", "error"?}`, plus
+//! `warc_record_id` and `url` (the target URI) for WARC records. `text`, `markdown`, `html`: the content itself,
+//! each page preceded by a separator line `==> NAME <==` (NAME = the path, or for a WARC record
+//! the path, target URI and record id); failures go to stderr only.
+
+use pagelevel::render::Format as Render;
 
 use crate::pipeline_args::{PageInputs, PipelineArgs};
 
@@ -10,15 +16,49 @@ pub struct Args {
     input: PageInputs,
     #[command(flatten)]
     pipeline: PipelineArgs,
+    /// Output: JSON Lines, plain text, Markdown or minimal HTML of the main content.
+    #[arg(long, value_enum, default_value_t = Format::Jsonl)]
+    format: Format,
+}
+
+#[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+enum Format {
+    Jsonl,
+    Text,
+    Markdown,
+    Html,
 }
 
 pub fn run(args: Args) -> anyhow::Result<usize> {
+    let format = args.format;
     args.input.for_each_analysis(
         &args.pipeline,
-        |path, a| line(&serde_json::json!({"path": path.to_string_lossy(), "text": a.main_text()})),
-        |path, e| {
-            line(&serde_json::json!({"path": path.to_string_lossy(), "text": "", "error": format!("{e:#}")}))
-                .unwrap_or_default()
+        |origin, a| {
+            let body = match format {
+                Format::Jsonl => {
+                    let mut m = origin.fields();
+                    m.insert("text".into(), a.main_text().into());
+                    return line(&m.into());
+                }
+                Format::Text => a.main_text(),
+                Format::Markdown => a.main_rendered(Render::Markdown),
+                Format::Html => a.main_rendered(Render::Html),
+            };
+            let mut out = format!("==> {} <==\n{}", origin.name(), body);
+            if !out.ends_with('\n') {
+                out.push('\n');
+            }
+            Ok(out.into_bytes())
+        },
+        |origin, e| {
+            if format != Format::Jsonl {
+                eprintln!("pagelevel: {}: {e:#}", origin.name());
+                return Vec::new();
+            }
+            let mut m = origin.fields();
+            m.insert("text".into(), "".into());
+            m.insert("error".into(), format!("{e:#}").into());
+            line(&m.into()).unwrap_or_default()
         },
     )
 }

@@ -1,6 +1,8 @@
 //! Flags shared by the commands that run the pipeline.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
+
+use pagelevel::warc;
 
 use pagelevel::classify::Model;
 use pagelevel::pipeline::Options;
@@ -12,37 +14,153 @@ use pagelevel::structured::{DEFAULT_SWITCH_PENALTY, DEFAULT_TREE_KEEP_WORDS, DEF
 /// The pages a pipeline command reads.
 #[derive(clap::Args, Debug, Clone)]
 pub struct PageInputs {
-    /// HTML pages (.html or .html.gz).
+    /// HTML pages (.html or .html.gz) and WARC files (.warc, .warc.gz: their HTML responses).
     #[arg(required = true)]
     pub pages: Vec<PathBuf>,
-    /// The pages' URL (for the intra-site link feature).
+    /// The pages' URL (for the intra-site link feature; WARC records use their target URI).
     #[arg(long)]
     pub url: Option<String>,
 }
 
+/// Where a page came from: an HTML file, or a record of a WARC file.
+pub enum Origin<'a> {
+    /// An HTML file.
+    File(&'a Path),
+    /// A WARC record (`record_id` empty for a bad record whose header was not read).
+    Record {
+        path: &'a Path,
+        record_id: &'a str,
+        uri: Option<&'a str>,
+    },
+}
+
+impl Origin<'_> {
+    /// The JSON fields naming the page: `path`, and for records `warc_record_id` and `uri`.
+    pub fn fields(&self) -> serde_json::Map<String, serde_json::Value> {
+        let mut m = serde_json::Map::new();
+        match self {
+            Origin::File(path) => {
+                m.insert("path".into(), path.to_string_lossy().into());
+            }
+            Origin::Record {
+                path,
+                record_id,
+                uri,
+            } => {
+                m.insert("path".into(), path.to_string_lossy().into());
+                m.insert("warc_record_id".into(), (*record_id).into());
+                m.insert("url".into(), (*uri).into());
+            }
+        }
+        m
+    }
+
+    /// A one-line name for the page (separator lines, stderr).
+    pub fn name(&self) -> String {
+        match self {
+            Origin::File(path) => path.display().to_string(),
+            Origin::Record {
+                path,
+                record_id,
+                uri,
+            } => format!("{} {} {}", path.display(), uri.unwrap_or("-"), record_id),
+        }
+    }
+}
+
 impl PageInputs {
     /// Runs the pipeline on every page (in parallel, output in input order) and writes what
-    /// `emit` makes of each analysis; a page that fails writes `failed(path, error)` instead.
-    /// Returns the number of failed pages.
+    /// `emit` makes of each analysis; a page that fails writes `failed(origin, error)` instead.
+    /// WARC files are streamed record by record in bounded windows. Returns the number of
+    /// failed pages (and bad WARC records).
     pub fn for_each_analysis(
         &self,
         pipeline: &PipelineArgs,
-        emit: impl Fn(&std::path::Path, &pagelevel::pipeline::Analysis) -> anyhow::Result<Vec<u8>>
-            + Sync,
-        failed: impl Fn(&std::path::Path, &anyhow::Error) -> Vec<u8> + Sync,
+        emit: impl Fn(&Origin, &pagelevel::pipeline::Analysis) -> anyhow::Result<Vec<u8>> + Sync,
+        failed: impl Fn(&Origin, &anyhow::Error) -> Vec<u8> + Sync,
     ) -> anyhow::Result<usize> {
         let model = pipeline.model()?;
         let opts = pipeline.options();
         let limits = pagelevel::Limits::default();
-        let summary = crate::batch::run(
-            &self.pages,
-            |path| {
-                let page = pagelevel::Page::from_path(path, self.url.as_deref(), &limits)?;
-                emit(path, &pagelevel::pipeline::analyze(page, &model, &opts))
-            },
-            |path, e| failed(path, e),
-        )?;
-        Ok(summary.failed)
+        let mut n_failed = 0;
+        let mut rest = &self.pages[..];
+        while !rest.is_empty() {
+            // Consecutive HTML files run as one batch; each WARC file is streamed.
+            let html = rest.iter().take_while(|p| !warc::is_warc(p)).count();
+            if html > 0 {
+                let summary = crate::batch::run(
+                    &rest[..html],
+                    |path| {
+                        let page = pagelevel::Page::from_path(path, self.url.as_deref(), &limits)?;
+                        emit(
+                            &Origin::File(path),
+                            &pagelevel::pipeline::analyze(page, &model, &opts),
+                        )
+                    },
+                    |path, e| failed(&Origin::File(path), e),
+                )?;
+                n_failed += summary.failed;
+                rest = &rest[html..];
+                continue;
+            }
+            let path = &rest[0];
+            rest = &rest[1..];
+            let mut reader = match warc::WarcReader::open(path, &limits) {
+                Ok(r) => r,
+                Err(e) => {
+                    let e =
+                        anyhow::Error::new(e).context(format!("{}: cannot read", path.display()));
+                    std::io::Write::write_all(
+                        &mut std::io::stdout(),
+                        &failed(&Origin::File(path), &e),
+                    )?;
+                    n_failed += 1;
+                    continue;
+                }
+            };
+            let summary = crate::batch::run_stream(&mut reader, |item| match item {
+                warc::Item::Page(p) => {
+                    let origin = Origin::Record {
+                        path,
+                        record_id: &p.record_id,
+                        uri: p.uri.as_deref(),
+                    };
+                    let result = pagelevel::Page::from_bytes(
+                        &p.body,
+                        p.uri.as_deref(),
+                        p.charset.as_deref(),
+                        &limits,
+                    )
+                    .map_err(anyhow::Error::new)
+                    .and_then(|page| {
+                        emit(&origin, &pagelevel::pipeline::analyze(page, &model, &opts))
+                    });
+                    match result {
+                        Ok(bytes) => (bytes, false),
+                        Err(e) => (failed(&origin, &e), true),
+                    }
+                }
+                warc::Item::Bad(b) => {
+                    let origin = Origin::Record {
+                        path,
+                        record_id: b.record_id.as_deref().unwrap_or(""),
+                        uri: b.uri.as_deref(),
+                    };
+                    let e = anyhow::Error::new(b.error)
+                        .context(format!("WARC record at offset {}", b.offset));
+                    (failed(&origin, &e), true)
+                }
+            })?;
+            n_failed += summary.failed;
+            if reader.skipped() > 0 {
+                eprintln!(
+                    "{}: {} records skipped (not HTML responses)",
+                    path.display(),
+                    reader.skipped()
+                );
+            }
+        }
+        Ok(n_failed)
     }
 }
 

@@ -16,7 +16,7 @@ pub fn run(args: Args) -> anyhow::Result<usize> {
     let variant = args.pipeline.variant;
     args.input.for_each_analysis(
         &args.pipeline,
-        |path, a| {
+        |origin, a| {
             let dom = &a.page.dom;
             let segments: Vec<serde_json::Value> = a
                 .segmentation
@@ -43,15 +43,16 @@ pub fn run(args: Args) -> anyhow::Result<usize> {
                     })
                 })
                 .collect();
-            line(&serde_json::json!({
-                "path": path.to_string_lossy(),
-                "variant": variant,
-                "segments": segments,
-            }))
+            let mut m = origin.fields();
+            m.insert("variant".into(), serde_json::to_value(variant)?);
+            m.insert("segments".into(), segments.into());
+            line(&m.into())
         },
-        |path, e| {
-            line(&serde_json::json!({"path": path.to_string_lossy(), "segments": [], "error": format!("{e:#}")}))
-                .unwrap_or_default()
+        |origin, e| {
+            let mut m = origin.fields();
+            m.insert("segments".into(), serde_json::Value::Array(Vec::new()));
+            m.insert("error".into(), format!("{e:#}").into());
+            line(&m.into()).unwrap_or_default()
         },
     )
 }

@@ -12,7 +12,7 @@ use serde::Serialize;
 
 /// Arguments of `pagelevel sitelevel`.
 #[derive(clap::Args, Debug)]
-#[command(group(clap::ArgGroup::new("input").required(true).args(["manifest", "site_dir"])))]
+#[command(group(clap::ArgGroup::new("input").required(true).args(["manifest", "site_dir", "warc"])))]
 pub struct Args {
     /// Manifest (JSON Lines in the ../shared/data format); pages are grouped by their `site`.
     #[arg(long, value_name = "M")]
@@ -23,6 +23,10 @@ pub struct Args {
     /// A folder holding one folder of pages per site (instead of --manifest).
     #[arg(long, value_name = "DIR")]
     site_dir: Option<PathBuf>,
+    /// WARC files (.warc, .warc.gz): their HTML responses, grouped into sites by the registrable
+    /// domain of the target URI, a site being a run of consecutive records (docs/warc.md).
+    #[arg(long, value_name = "FILE", num_args = 1..)]
+    warc: Vec<PathBuf>,
     /// θ: a subtree is template if it occurs on at least max(2, ⌈θ·N⌉) of a site's N pages.
     #[arg(long, default_value_t = ::sitelevel::DEFAULT_THETA)]
     theta: f64,
@@ -166,6 +170,20 @@ fn json_line(value: &impl Serialize) -> Vec<u8> {
     v
 }
 
+/// The fields a WARC record's line carries besides `path` and `page` (= the record id).
+#[derive(Serialize)]
+struct WarcFields<'a> {
+    warc_record_id: &'a str,
+    url: Option<&'a str>,
+}
+
+fn warc_fields<'a>(args: &Args, p: &'a SitePage) -> Option<WarcFields<'a>> {
+    (!args.warc.is_empty()).then(|| WarcFields {
+        warc_record_id: &p.id,
+        url: p.url.as_deref(),
+    })
+}
+
 fn page_job(
     args: &Args,
     site_name: &str,
@@ -179,11 +197,14 @@ fn page_job(
         struct Extract<'a> {
             path: &'a str,
             page: &'a str,
+            #[serde(flatten)]
+            warc: Option<WarcFields<'a>>,
             text: String,
         }
         json_line(&Extract {
             path: &p.path,
             page: &p.id,
+            warc: warc_fields(args, p),
             text: site::extract_text(dom, labels),
         })
     } else {
@@ -191,6 +212,8 @@ fn page_job(
         struct Labels<'a> {
             path: &'a str,
             page: &'a str,
+            #[serde(flatten)]
+            warc: Option<WarcFields<'a>>,
             site: &'a str,
             labels: Vec<Label<'a>>,
         }
@@ -206,6 +229,7 @@ fn page_job(
         json_line(&Labels {
             path: &p.path,
             page: &p.id,
+            warc: warc_fields(args, p),
             site: site_name,
             labels,
         })
@@ -220,6 +244,80 @@ fn page_job(
         None
     };
     PageOut { line, gold }
+}
+
+/// One run of consecutive records of a site in a WARC file: its pages and, per page, the
+/// record's offset (a bad record is read again there and fails again with its error).
+struct WarcRun {
+    group: SiteGroup,
+    offsets: Vec<u64>,
+}
+
+/// Groups the records of a WARC file into runs of one site in one streaming pass and hands each
+/// run to `site_run` as soon as it ends. Memory: one run's record metadata (ids, URIs, offsets).
+fn warc_runs(
+    path: &std::path::Path,
+    limits: &pagelevel::Limits,
+    mut site_run: impl FnMut(WarcRun) -> anyhow::Result<()>,
+) -> anyhow::Result<()> {
+    let reader = pagelevel::warc::WarcReader::open(path, limits)
+        .with_context(|| format!("{}: cannot read", path.display()))?;
+    let shown = path.to_string_lossy().into_owned();
+    let mut run: Option<WarcRun> = None;
+    for item in reader {
+        let (site, page, record) = match item {
+            pagelevel::warc::Item::Page(p) => {
+                let site = p
+                    .uri
+                    .as_deref()
+                    .and_then(|u| pagelevel::url::site_of(&site::unwrap_wayback(u)))
+                    .unwrap_or_else(|| ".".to_owned());
+                let page = SitePage {
+                    path: shown.clone(),
+                    id: p.record_id,
+                    file: path.to_owned(),
+                    url: p.uri,
+                    gold: None,
+                };
+                (Some(site), page, p.offset)
+            }
+            pagelevel::warc::Item::Bad(b) => {
+                let page = SitePage {
+                    path: shown.clone(),
+                    id: b.record_id.unwrap_or_default(),
+                    file: path.to_owned(),
+                    url: b.uri,
+                    gold: None,
+                };
+                // A bad record stays with the run it is in, keeping the output in file order.
+                (None, page, b.offset)
+            }
+        };
+        let same = match (&run, &site) {
+            (Some(r), Some(s)) => &r.group.name == s,
+            (Some(_), None) => true,
+            (None, _) => false,
+        };
+        if !same {
+            if let Some(r) = run.take() {
+                site_run(r)?;
+            }
+            run = Some(WarcRun {
+                group: SiteGroup {
+                    name: site.unwrap_or_else(|| ".".to_owned()),
+                    pages: Vec::new(),
+                },
+                offsets: Vec::new(),
+            });
+        }
+        let r = run.as_mut().expect("a run was just started");
+        r.group.pages.push(page);
+        r.offsets.push(record);
+    }
+    if let Some(r) = run {
+        site_run(r)?;
+    }
+    Ok(())
 }
 
 fn groups(args: &Args) -> anyhow::Result<Vec<SiteGroup>> {
@@ -238,18 +336,29 @@ fn groups(args: &Args) -> anyhow::Result<Vec<SiteGroup>> {
 pub fn run(args: Args) -> anyhow::Result<usize> {
     let options = args.options();
     ::sitelevel::min_pages_for(1, options.sitelevel.theta)?;
-    let groups = groups(&args)?;
+    let groups = if args.warc.is_empty() {
+        groups(&args)?
+    } else {
+        Vec::new()
+    };
     let stdout = std::io::stdout();
     let mut out = std::io::BufWriter::new(stdout.lock());
     let mut failed = 0;
     let mut all_gold = GoldTotals::default();
     let mut gold_rows = Vec::new();
     let mut io_error: Option<std::io::Error> = None;
-    for g in &groups {
+    // Sites that came back in a WARC file after other sites (their runs are labelled apart).
+    let mut seen_sites: std::collections::HashSet<String> = std::collections::HashSet::new();
+    let mut split_sites = 0usize;
+    let mut one_site = |g: &SiteGroup,
+                        load: &(dyn Fn(usize, &SitePage) -> pagelevel::Result<pagelevel::Page>
+                              + Sync)|
+     -> anyhow::Result<()> {
         let mut gold = GoldTotals::default();
-        let summary = site::run_site(
+        let summary = site::run_site_with(
             g,
             &options,
+            load,
             |p, page, labels| page_job(&args, &g.name, p, page, labels),
             |p, outcome| {
                 let line = match outcome {
@@ -279,7 +388,7 @@ pub fn run(args: Args) -> anyhow::Result<usize> {
             },
         );
         if let Some(e) = io_error.take() {
-            return Err(e).context("writing output");
+            return Err(anyhow::Error::new(e).context("writing output"));
         }
         failed += summary.failed;
         let s = &summary.stats;
@@ -308,6 +417,30 @@ pub fn run(args: Args) -> anyhow::Result<usize> {
             all_gold.merge(&gold);
             gold_rows.push((summary.name.clone(), s.template_nodes, gold));
         }
+        Ok(())
+    };
+    for g in &groups {
+        one_site(g, &|_, p| {
+            pagelevel::Page::from_path(&p.file, p.url.as_deref(), &options.limits)
+        })?;
+    }
+    for path in &args.warc {
+        let limits = options.limits;
+        warc_runs(path, &limits, |run| {
+            if !seen_sites.insert(run.group.name.clone()) {
+                split_sites += 1;
+            }
+            let offsets = &run.offsets;
+            one_site(&run.group, &|k, p| {
+                pagelevel::warc::page_at(&p.file, offsets[k], &limits)
+            })
+        })?;
+    }
+    if split_sites > 0 {
+        eprintln!(
+            "pagelevel sitelevel: {split_sites} site run(s) came after other sites' records and were labelled \
+             apart from the site's earlier records (group a WARC's records by host for one run per site)"
+        );
     }
     out.flush().context("writing output")?;
     if args.gold {

@@ -1,0 +1,685 @@
+//! WARC input and output formats through the binary: the test writes its own WARC files (plain
+//! and gzip, with broken records among good ones) and checks every record's outcome.
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use flate2::write::GzEncoder;
+use flate2::Compression;
+
+fn bin() -> Command {
+    Command::new(env!("CARGO_BIN_EXE_pagelevel"))
+}
+
+fn lines(out: &[u8]) -> Vec<serde_json::Value> {
+    String::from_utf8_lossy(out)
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect()
+}
+
+/// A fresh folder for this test's files.
+fn scratch(name: &str) -> PathBuf {
+    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join(format!("warc-{name}"));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+/// A WARC record whose header says `Content-Length: length`.
+fn record_with_length(kind: &str, id: &str, uri: &str, block: &[u8], length: usize) -> Vec<u8> {
+    let mut r = format!(
+        "WARC/1.1\r\nWARC-Type: {kind}\r\nWARC-Record-ID: <urn:uuid:{id}>\r\n\
+         WARC-Date: 2024-01-01T00:00:00Z\r\nWARC-Target-URI: {uri}\r\n\
+         Content-Type: application/http; msgtype=response\r\nContent-Length: {length}\r\n\r\n"
+    )
+    .into_bytes();
+    r.extend_from_slice(block);
+    r.extend_from_slice(b"\r\n\r\n");
+    r
+}
+
+fn record(kind: &str, id: &str, uri: &str, block: &[u8]) -> Vec<u8> {
+    record_with_length(kind, id, uri, block, block.len())
+}
+
+fn http(headers: &str, body: &[u8]) -> Vec<u8> {
+    let mut h = format!("HTTP/1.1 200 OK\r\n{headers}\r\n").into_bytes();
+    h.extend_from_slice(body);
+    h
+}
+
+fn gzip(bytes: &[u8]) -> Vec<u8> {
+    let mut e = GzEncoder::new(Vec::new(), Compression::default());
+    e.write_all(bytes).unwrap();
+    e.finish().unwrap()
+}
+
+/// A page with enough text that its article is main content.
+fn article(title: &str, word: &str) -> String {
+    let para: String = (0..40).map(|k| format!("{word}{k} ")).collect();
+    format!(
+        "<!doctype html><html><head><title>{title}</title></head><body>\
+         <nav><a href=/a>Home</a> <a href=/b>About</a> <a href=/c>Contact</a></nav>\
+         <article><h1>{title}</h1><p>{para}</p><p>{para}</p></article>\
+         <footer><a href=/privacy>Privacy</a></footer></body></html>"
+    )
+}
+
+struct Parts {
+    /// Each record's bytes, in file order.
+    records: Vec<Vec<u8>>,
+    /// The HTML of the good pages, with their URI.
+    pages: Vec<(String, Vec<u8>, Option<&'static str>)>,
+}
+
+/// The records of the robustness tests: good pages between every kind of bad record and
+/// records that are skipped.
+fn parts() -> Parts {
+    let a = article("Alpha report", "alpha").into_bytes();
+    let b = article("Bravo report", "bravo").into_bytes();
+    // windows-1252 bytes, declared only by the HTTP header.
+    let mut c = article("Caf\u{e9} report", "charlie").into_bytes();
+    let c_text = String::from_utf8(c.clone()).unwrap();
+    c = encoding_latin1(&c_text);
+    let d = article("Delta report", "delta").into_bytes();
+    let mut chunked = Vec::new();
+    for piece in d.chunks(100) {
+        chunked.extend_from_slice(format!("{:x}\r\n", piece.len()).as_bytes());
+        chunked.extend_from_slice(piece);
+        chunked.extend_from_slice(b"\r\n");
+    }
+    chunked.extend_from_slice(b"0\r\n\r\n");
+    let e = article("Echo report", "echo").into_bytes();
+    let html = "Content-Type: text/html; charset=utf-8\r\n";
+    let records = vec![
+        record(
+            "warcinfo",
+            "00000000-0000-0000-0000-000000000000",
+            "",
+            b"software: test\r\n",
+        ),
+        record(
+            "request",
+            "00000000-0000-0000-0000-000000000001",
+            "http://a.example/",
+            b"GET / HTTP/1.1\r\n\r\n",
+        ),
+        record(
+            "response",
+            "00000000-0000-0000-0000-00000000000a",
+            "http://a.example/",
+            &http(html, &a),
+        ),
+        // index 3: truncated (gzip) or good (plain) record
+        record(
+            "response",
+            "00000000-0000-0000-0000-00000000000b",
+            "http://b.example/",
+            &http(html, &b),
+        ),
+        // index 4: Content-Length 10 bytes short
+        {
+            let block = http(html, &a);
+            record_with_length(
+                "response",
+                "00000000-0000-0000-0000-0000000000c1",
+                "http://bad.example/",
+                &block,
+                block.len() - 10,
+            )
+        },
+        record(
+            "response",
+            "00000000-0000-0000-0000-0000000000c2",
+            "http://notttp.example/",
+            b"<html><p>no status line</p></html>",
+        ),
+        record(
+            "response",
+            "00000000-0000-0000-0000-0000000000c3",
+            "http://img.example/x.png",
+            &http("Content-Type: image/png\r\n", b"\x89PNG"),
+        ),
+        record(
+            "response",
+            "00000000-0000-0000-0000-00000000000c",
+            "http://c.example/caf",
+            &http("Content-Type: text/html; charset=windows-1252\r\n", &c),
+        ),
+        record(
+            "response",
+            "00000000-0000-0000-0000-00000000000d",
+            "http://d.example/",
+            &http(
+                "Content-Type: text/html\r\nTransfer-Encoding: chunked\r\n",
+                &chunked,
+            ),
+        ),
+        record(
+            "response",
+            "00000000-0000-0000-0000-00000000000e",
+            "http://e.example/",
+            &http(
+                "Content-Type: text/html\r\nContent-Encoding: gzip\r\n",
+                &gzip(&e),
+            ),
+        ),
+    ];
+    let pages = vec![
+        ("a".into(), a, Some("http://a.example/")),
+        ("b".into(), b, Some("http://b.example/")),
+        ("c".into(), c, Some("http://c.example/caf")),
+        ("d".into(), d, Some("http://d.example/")),
+        ("e".into(), e, Some("http://e.example/")),
+    ];
+    Parts { records, pages }
+}
+
+fn encoding_latin1(s: &str) -> Vec<u8> {
+    s.chars()
+        .map(|c| u8::try_from(u32::from(c)).unwrap())
+        .collect()
+}
+
+fn id(v: &serde_json::Value) -> String {
+    v["warc_record_id"].as_str().unwrap_or("").to_string()
+}
+
+fn extract(args: &[&Path]) -> (std::process::Output, Vec<serde_json::Value>) {
+    let out = bin().arg("extract").args(args).output().unwrap();
+    let v = lines(&out.stdout);
+    (out, v)
+}
+
+#[test]
+fn gzip_warc_reports_bad_records_and_reads_on() {
+    let dir = scratch("gz");
+    let p = parts();
+    let mut file = Vec::new();
+    for (k, r) in p.records.iter().enumerate() {
+        let member = gzip(r);
+        if k == 3 {
+            // A member cut in the middle: its record is lost, the next member is read.
+            file.extend_from_slice(&member[..member.len() / 2]);
+        } else {
+            file.extend_from_slice(&member);
+        }
+    }
+    // A Content-Length 50 bytes too long: the member ends first; the next member is read.
+    let block = http("Content-Type: text/html\r\n", &p.pages[0].1);
+    let long = record_with_length(
+        "response",
+        "00000000-0000-0000-0000-0000000000c4",
+        "http://long.example/",
+        &block,
+        block.len() + 50,
+    );
+    file.extend_from_slice(&gzip(&long));
+    let f = record(
+        "response",
+        "00000000-0000-0000-0000-00000000000f",
+        "http://f.example/",
+        &block,
+    );
+    file.extend_from_slice(&gzip(&f));
+    let path = dir.join("t.warc.gz");
+    std::fs::write(&path, &file).unwrap();
+    let (out, v) = extract(&[&path]);
+    assert!(!out.status.success(), "bad records set the exit status");
+    // The truncated member's record is reported whether or not its header was decoded.
+    let got: Vec<(String, bool)> = v
+        .iter()
+        .enumerate()
+        .map(|(k, x)| {
+            (
+                if k == 1 { String::new() } else { id(x) },
+                x.get("error").is_some(),
+            )
+        })
+        .collect();
+    let want: Vec<(String, bool)> = [
+        ("a", false),
+        ("", true),
+        ("c1", true),
+        ("c2", true),
+        ("c", false),
+        ("d", false),
+        ("e", false),
+        ("c4", true),
+        ("f", false),
+    ]
+    .iter()
+    .map(|(s, b)| {
+        (
+            if s.is_empty() {
+                String::new()
+            } else {
+                format!("<urn:uuid:00000000-0000-0000-0000-{s:0>12}>")
+            },
+            *b,
+        )
+    })
+    .collect();
+    assert_eq!(got, want, "{}", String::from_utf8_lossy(&out.stdout));
+    let err = |k: usize| v[k]["error"].as_str().unwrap().to_string();
+    assert!(err(1).contains("gzip"), "{}", err(1));
+    assert!(err(2).contains("Content-Length"), "{}", err(2));
+    assert!(err(3).contains("not HTTP"), "{}", err(3));
+    assert!(err(7).contains("member ends"), "{}", err(7));
+    assert_eq!(v[4]["url"], "http://c.example/caf");
+    assert!(
+        v[4]["text"].as_str().unwrap().contains("Caf\u{e9} report"),
+        "the HTTP charset decodes the page"
+    );
+    assert!(
+        v[5]["text"].as_str().unwrap().contains("delta39"),
+        "chunked body read"
+    );
+    assert!(
+        v[6]["text"].as_str().unwrap().contains("echo39"),
+        "gzip content-encoding undone"
+    );
+    for x in &v {
+        assert_eq!(x["path"], path.to_string_lossy().as_ref());
+    }
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.contains("3 records skipped"), "{stderr}");
+}
+
+#[test]
+fn plain_warc_resyncs_after_a_wrong_content_length() {
+    let dir = scratch("plain");
+    let p = parts();
+    let file: Vec<u8> = p.records.concat();
+    let path = dir.join("t.warc");
+    std::fs::write(&path, &file).unwrap();
+    let (out, v) = extract(&[&path]);
+    assert!(!out.status.success());
+    let got: Vec<(String, bool)> = v
+        .iter()
+        .map(|x| (id(x), x.get("error").is_some()))
+        .collect();
+    let want: Vec<(String, bool)> = [
+        ("a", false),
+        ("b", false),
+        ("c1", true),
+        ("c2", true),
+        ("c", false),
+        ("d", false),
+        ("e", false),
+    ]
+    .iter()
+    .map(|(s, b)| (format!("<urn:uuid:00000000-0000-0000-0000-{s:0>12}>"), *b))
+    .collect();
+    assert_eq!(got, want, "{}", String::from_utf8_lossy(&out.stdout));
+
+    // A file cut inside its last record: the records before it are all read.
+    let cut = dir.join("cut.warc");
+    let keep = p.records[..3].concat().len() + p.records[3].len() / 2;
+    std::fs::write(&cut, &file[..keep]).unwrap();
+    let (_, v) = extract(&[&cut]);
+    assert_eq!(v.len(), 2);
+    assert!(v[0].get("error").is_none());
+    assert!(
+        v[1]["error"].as_str().unwrap().contains("ends inside"),
+        "{}",
+        v[1]
+    );
+}
+
+#[test]
+fn warc_record_extracts_like_its_html_with_url() {
+    let dir = scratch("same");
+    let p = parts();
+    let path = dir.join("t.warc.gz");
+    let file: Vec<u8> = p.records.iter().flat_map(|r| gzip(r)).collect();
+    std::fs::write(&path, &file).unwrap();
+    let (_, from_warc) = extract(&[&path]);
+    let good: Vec<&serde_json::Value> = from_warc
+        .iter()
+        .filter(|x| x.get("error").is_none())
+        .collect();
+    assert_eq!(good.len(), p.pages.len());
+    for ((name, html, url), w) in p.pages.iter().zip(&good) {
+        let page = dir.join(format!("{name}.html"));
+        std::fs::write(&page, html).unwrap();
+        let mut cmd = bin();
+        cmd.arg("extract").arg(&page);
+        if let Some(u) = url {
+            cmd.args(["--url", u]);
+        }
+        let out = cmd.output().unwrap();
+        let v = lines(&out.stdout);
+        if *name == "c" {
+            // Without the HTTP header the windows-1252 page is decoded by detection.
+            assert!(w["text"].as_str().unwrap().contains("Caf\u{e9}"));
+            continue;
+        }
+        assert_eq!(v[0]["text"], w["text"], "{name}");
+        assert_eq!(w["url"], url.unwrap());
+    }
+    // Output is the same on 1 and 2 threads.
+    let one = bin()
+        .args(["extract", "-j", "1"])
+        .arg(&path)
+        .output()
+        .unwrap();
+    let two = bin()
+        .args(["extract", "-j", "2"])
+        .arg(&path)
+        .output()
+        .unwrap();
+    assert_eq!(one.stdout, two.stdout);
+}
+
+#[test]
+fn segment_and_dedup_read_warc() {
+    let dir = scratch("seg");
+    let p = parts();
+    let path = dir.join("t.warc");
+    std::fs::write(&path, p.records[..4].concat()).unwrap();
+    let out = bin().arg("segment").arg(&path).output().unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let v = lines(&out.stdout);
+    assert_eq!(v.len(), 2);
+    assert_eq!(v[1]["url"], "http://b.example/");
+    assert!(!v[1]["segments"].as_array().unwrap().is_empty());
+
+    // dedup: the same article at two URIs is one pair, as between the pages as files.
+    let html = "Content-Type: text/html\r\n";
+    let a = article("Alpha report", "alpha");
+    let b = article("Bravo report", "bravo");
+    let recs = [
+        record(
+            "response",
+            "00000000-0000-0000-0000-000000000001",
+            "http://x.example/1",
+            &http(html, a.as_bytes()),
+        ),
+        record(
+            "response",
+            "00000000-0000-0000-0000-000000000002",
+            "http://x.example/2",
+            &http(html, b.as_bytes()),
+        ),
+        record(
+            "response",
+            "00000000-0000-0000-0000-000000000003",
+            "http://y.example/3",
+            &http(html, a.as_bytes()),
+        ),
+    ];
+    let warc = dir.join("dup.warc.gz");
+    std::fs::write(
+        &warc,
+        recs.iter().flat_map(|r| gzip(r)).collect::<Vec<u8>>(),
+    )
+    .unwrap();
+    let out = bin().arg("dedup").arg(&warc).output().unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let pairs = lines(&out.stdout);
+    assert_eq!(pairs.len(), 1, "{pairs:?}");
+    assert_eq!(
+        pairs[0]["a_warc_record_id"],
+        "<urn:uuid:00000000-0000-0000-0000-000000000001>"
+    );
+    assert_eq!(
+        pairs[0]["b_warc_record_id"],
+        "<urn:uuid:00000000-0000-0000-0000-000000000003>"
+    );
+    assert_eq!(pairs[0]["b_url"], "http://y.example/3");
+    let (fa, fb, fc) = (dir.join("1.html"), dir.join("2.html"), dir.join("3.html"));
+    std::fs::write(&fa, &a).unwrap();
+    std::fs::write(&fb, &b).unwrap();
+    std::fs::write(&fc, &a).unwrap();
+    let out = bin().arg("dedup").args([&fa, &fb, &fc]).output().unwrap();
+    let files = lines(&out.stdout);
+    assert_eq!(files.len(), 1);
+    assert_eq!(files[0]["matches"], pairs[0]["matches"]);
+}
+
+/// A page whose main content has the structures Markdown keeps.
+const STRUCTURED: &str = "<!doctype html><html><body><main>\
+<h1>Install guide</h1>\
+<p>This guide explains how to install the tool on a fresh machine, step by step, with the commands you need and what each one does for you.</p>\
+<h2>Steps &amp; checks</h2>\
+<ul><li>Download the archive from the release page of the project<ul><li>Check its checksum against the published list</li></ul></li>\
+<li>Unpack it into a folder of your choice on the disk</li></ul>\
+<ol><li>Run the installer as an ordinary user</li><li>Restart the shell so the path is read again</li></ol>\
+<table><tr><th>Option</th><th>Meaning</th></tr><tr><td>--fast</td><td>Skip the slow checks entirely</td></tr></table>\
+<pre><code>cargo install tool\n  tool --version</code></pre>\
+<p>After these steps the tool is ready to use, and the remaining chapters describe its many options in detail.</p>\
+</main></body></html>";
+
+fn render(format: &str, page: &Path) -> String {
+    let out = bin()
+        .args(["extract", "--format", format])
+        .arg(page)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8(out.stdout).unwrap()
+}
+
+#[test]
+fn every_format_on_a_structured_page() {
+    let dir = scratch("formats");
+    let page = dir.join("guide.html");
+    std::fs::write(&page, STRUCTURED).unwrap();
+    let name = format!("==> {} <==\n", page.display());
+
+    let md = render("markdown", &page);
+    let md = md.strip_prefix(&name).expect("separator line");
+    for want in [
+        "# Install guide\n",
+        "## Steps \\& checks\n",
+        "- Download the archive from the release page of the project\n  - Check its checksum against the published list\n- Unpack it",
+        "1. Run the installer as an ordinary user\n2. Restart the shell",
+        "| Option | Meaning |\n| --- | --- |\n| --fast | Skip the slow checks entirely |\n",
+        "```\ncargo install tool\n  tool --version\n```\n",
+    ] {
+        assert!(md.contains(want), "missing {want:?} in:\n{md}");
+    }
+
+    let html = render("html", &page);
+    let html = html.strip_prefix(&name).expect("separator line");
+    assert!(
+        html.contains("<pre>cargo install tool\n  tool --version</pre>"),
+        "code block kept verbatim:\n{html}"
+    );
+    // Block tags sit on lines of their own; the structure is what counts.
+    let flat = html.replace('\n', "");
+    for want in [
+        "<h1>Install guide</h1>",
+        "<h2>Steps &amp; checks</h2>",
+        "<ul><li>Download the archive from the release page of the project<ul><li>Check its checksum \
+         against the published list</li></ul></li><li>Unpack it",
+        "<ol><li>Run the installer as an ordinary user</li><li>Restart the shell",
+        "<tr><th>Option</th><th>Meaning</th></tr><tr><td>--fast</td><td>Skip the slow checks entirely</td></tr>",
+    ] {
+        assert!(flat.contains(want), "missing {want:?} in:\n{html}");
+    }
+
+    let text = render("text", &page);
+    let text = text.strip_prefix(&name).expect("separator line");
+    assert!(text.starts_with("Install guide\n"), "{text}");
+    assert!(!text.contains('#') && !text.contains('<'), "{text}");
+
+    let jsonl = render("jsonl", &page);
+    let v = lines(jsonl.as_bytes());
+    assert_eq!(v.len(), 1);
+    assert_eq!(
+        format!(
+            "==> {} <==\n{}",
+            page.display(),
+            v[0]["text"].as_str().unwrap()
+        )
+        .trim_end(),
+        format!("{name}{text}").trim_end()
+    );
+}
+
+/// A page of `site` with the site's navigation and footer around article `k`.
+fn site_page(site: &str, k: usize) -> String {
+    // Letters, not digits: SiteLevel hashes every digit run alike.
+    let letter = |n: usize| char::from(b'a' + (n % 26) as u8);
+    let words: String = (0..30)
+        .map(|w| format!("{site}{}{} ", letter(k), letter(w)))
+        .collect();
+    format!(
+        "<html><body><nav><a href=/>{site} home</a> <a href=/news>{site} news</a></nav>\
+         <article><h1>Story {k} of {site}</h1><p>{words}</p></article>\
+         <footer>{site} footer, all rights reserved</footer></body></html>"
+    )
+}
+
+#[test]
+fn sitelevel_groups_warc_records_by_site_like_a_site_folder() {
+    let dir = scratch("sitelevel");
+    let sites = ["alpha", "bravo"];
+    let mut records = Vec::new();
+    for (s, site) in sites.iter().enumerate() {
+        std::fs::create_dir_all(dir.join("sites").join(site)).unwrap();
+        for k in 0..6 {
+            let html = site_page(site, k);
+            std::fs::write(dir.join(format!("sites/{site}/p{k}.html")), &html).unwrap();
+            let uri = format!("https://www.{site}.example/p{k}");
+            let id = format!("00000000-0000-0000-0000-0000000{s}{k:04}");
+            records.push(record(
+                "response",
+                &id,
+                &uri,
+                &http("Content-Type: text/html\r\n", html.as_bytes()),
+            ));
+            if s == 0 && k == 2 {
+                // A bad record inside the first site's run.
+                records.push(record(
+                    "response",
+                    "00000000-0000-0000-0000-00000000bad0",
+                    &uri,
+                    b"not http",
+                ));
+            }
+        }
+    }
+    let warc = dir.join("sites.warc.gz");
+    std::fs::write(
+        &warc,
+        records.iter().flat_map(|r| gzip(r)).collect::<Vec<u8>>(),
+    )
+    .unwrap();
+
+    let out = bin()
+        .args(["sitelevel", "--extract", "--warc"])
+        .arg(&warc)
+        .output()
+        .unwrap();
+    assert!(!out.status.success(), "the bad record sets the exit status");
+    let from_warc = lines(&out.stdout);
+    assert_eq!(
+        from_warc.len(),
+        13,
+        "{}",
+        String::from_utf8_lossy(&out.stdout)
+    );
+    assert!(
+        from_warc[3]["error"].as_str().unwrap().contains("not HTTP"),
+        "{}",
+        from_warc[3]
+    );
+    let good: Vec<&serde_json::Value> = from_warc
+        .iter()
+        .filter(|v| v.get("error").is_none())
+        .collect();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.contains("site alpha.example: 7 pages"), "{stderr}");
+    assert!(stderr.contains("site bravo.example: 6 pages"), "{stderr}");
+
+    let out = bin()
+        .args(["sitelevel", "--extract", "--site-dir"])
+        .arg(dir.join("sites"))
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let from_dir = lines(&out.stdout);
+    assert_eq!(from_dir.len(), 12);
+    for (w, d) in good.iter().zip(&from_dir) {
+        assert_eq!(w["text"], d["text"]);
+        let text = w["text"].as_str().unwrap();
+        // The article's 30 words stay; navigation and footer are template.
+        assert_eq!(text.split_whitespace().count(), 30, "{text}");
+        assert!(!text.contains("footer") && !text.contains("home"), "{text}");
+    }
+    assert_eq!(good[0]["url"], "https://www.alpha.example/p0");
+    assert_eq!(
+        good[0]["warc_record_id"],
+        "<urn:uuid:00000000-0000-0000-0000-000000000000>"
+    );
+    assert_eq!(
+        good[11]["warc_record_id"],
+        "<urn:uuid:00000000-0000-0000-0000-000000010005>"
+    );
+
+    // Labels mode over the plain file gives the same labels.
+    let plain = dir.join("sites.warc");
+    std::fs::write(&plain, records.concat()).unwrap();
+    let gz = bin()
+        .args(["sitelevel", "--warc"])
+        .arg(&warc)
+        .output()
+        .unwrap();
+    let pl = bin()
+        .args(["sitelevel", "--warc"])
+        .arg(&plain)
+        .output()
+        .unwrap();
+    let strip = |o: &[u8]| -> Vec<serde_json::Value> {
+        lines(o)
+            .into_iter()
+            .map(|mut v| {
+                v.as_object_mut().unwrap().remove("path");
+                v.as_object_mut().unwrap().remove("error");
+                v
+            })
+            .collect()
+    };
+    assert_eq!(strip(&gz.stdout), strip(&pl.stdout));
+}
+
+#[test]
+fn markdown_table_cells_stay_on_one_line() {
+    let dir = scratch("cells");
+    let page = dir.join("notes.html");
+    std::fs::write(
+        &page,
+        "<html><body><main><h1>Release notes for the tool</h1><p>This release brings many changes \
+         that the team worked on for months, listed in the table below with details.</p>\
+         <table><tr><th>Change</th><th>Notes</th></tr><tr><td><p>Faster parser</p><p>Second \
+         paragraph in the cell</p></td><td>It is <b>twice</b> as fast | now</td></tr></table>\
+         <p>More text follows after the table so that the article stays the main content of the \
+         page.</p></main></body></html>",
+    )
+    .unwrap();
+    let md = render("markdown", &page);
+    let want = "| Change | Notes |\n| --- | --- |\n\
+                | Faster parser Second paragraph in the cell | It is twice as fast \\| now |\n";
+    assert!(md.contains(want), "{md}");
+}
