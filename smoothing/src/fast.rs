@@ -20,7 +20,8 @@
 //! Adding `w_i |x_i - v|` is two range adds. The cap only touches what it must:
 //! right of the last decreasing gap `g` is nondecreasing, so `S = g` and `f = g`; left
 //! of it the function is walked one *monotone run* at a time (found by min/max-slope
-//! descents), and on a run `[a, b]` the step is `min(g, gamma + S(b))`, which caps a
+//! descents; a tree node whose values provably stay within `[S, gamma + S]` is skipped
+//! whole), and on a run `[a, b]` the step is `min(g, gamma + S(b))`, which caps a
 //! prefix (falling run) or a suffix (rising run) found by one prefix-sum descent and
 //! written back as one range assign. Short heavy paths (under 64 nodes) skip the
 //! segment tree and sweep their whole breakpoint list instead: on a linear piece
@@ -30,7 +31,7 @@
 //! Where the cap binds, the node starts a new segment at the rank attaining `S`; these
 //! capped rank runs are all the top-down reconstruction needs.
 
-use crate::slopes::Slopes;
+use crate::slopes::{Piece, Slopes};
 use crate::tree::Problem;
 use crate::{SmoothError, Smoothed, NO_PARENT};
 
@@ -425,8 +426,9 @@ impl Layout {
 ///
 /// Right of the last decreasing gap `g` is nondecreasing, so `S = g` and nothing
 /// changes. Left of it, the function is walked one *monotone run* at a time, right to
-/// left. On a run `[a, b]` (nondecreasing or nonincreasing) `f = min(g, gamma + S(b))`:
-/// the capped ranks are a suffix (rising run) or a prefix (falling run), found by
+/// left, except for tree nodes the walk shows the cap leaves alone (flat pieces: no
+/// change). On a run `[a, b]` (nondecreasing or nonincreasing) `f = min(g, gamma +
+/// S(b))`: the capped ranks are a suffix (rising run) or a prefix (falling run), found by
 /// binary search, and written back as one range of zero slopes plus one crossing gap.
 /// Writes only touch gaps right of the run's start, so prefix sums of later (left)
 /// runs still read the original `g`.
@@ -435,12 +437,12 @@ fn cap_node(
     base: f64,
     gamma: f64,
     vals: &[f64],
-    bounds: &mut Vec<(u32, f64)>,
+    bounds: &mut Vec<(u32, f64, Piece)>,
     jumps: &mut Vec<Jump>,
 ) -> f64 {
     // Run starts and the original g there, found before any write.
-    seg.runs(bounds);
-    let Some(&(b0, p0)) = bounds.first() else {
+    seg.runs(gamma, bounds);
+    let Some(&(b0, p0, _)) = bounds.first() else {
         return base;
     };
     let gq = base + p0;
@@ -448,13 +450,12 @@ fn cap_node(
     let (mut s_val, mut s_arg) = (gq, b0);
     let mut new_base = base;
     let gap = |k: usize| vals[k + 1] - vals[k];
-    // Runs alternate: the one ending at the last decreasing gap falls, the next rises...
-    // `gb` is the original g(b): writes of a run only touch gaps right of its start.
-    let (mut falling, mut b, mut gb) = (true, b0 as usize, gq);
-    for &(a, pa) in &bounds[1..] {
+    // `gb` is the original g(b): writes of a piece only touch gaps right of its start.
+    let (mut b, mut gb) = (b0 as usize, gq);
+    for &(a, pa, kind) in &bounds[1..] {
         let (a, ga) = (a as usize, base + pa);
         let level = gamma + s_val;
-        if falling && ga > level {
+        if kind == Piece::Falling && ga > level {
             // Ranks a..=k1 are capped (values fall from ga to g(b)).
             let k1 = if gb > level {
                 b
@@ -474,7 +475,7 @@ fn cap_node(
             if a == 0 {
                 new_base = level;
             }
-        } else if !falling {
+        } else if kind == Piece::Rising {
             if gb > level {
                 // Ranks k2..=b are capped (values rise from ga to g(b)); b was recorded
                 // by the run to its right.
@@ -502,7 +503,7 @@ fn cap_node(
                 (s_val, s_arg) = (ga, a as u32);
             }
         }
-        (b, gb, falling) = (a, ga, !falling);
+        (b, gb) = (a, ga);
     }
     new_base
 }
