@@ -212,11 +212,14 @@ pub fn solve(
     } = &lay;
     let is_heavy = |pos: usize| pos > 0 && ppos[pos] as usize == pos - 1;
     let mut seg: Option<Slopes<'_>> = None;
-    let mut acc: Vec<Option<Box<Flat>>> = (0..n).map(|_| None).collect();
+    // Finished light children's functions, each with its parent's position. Positions
+    // are processed in decreasing order, so a node's pending functions are always the
+    // last ones pushed (those of nodes below it were pushed later and are consumed).
+    let mut pending: Vec<(u32, Flat)> = Vec::new();
     let mut jumps: Vec<Jump> = Vec::new();
-    let mut jump_range = vec![(0u32, 0u32); n];
-    let (mut pieces, mut pts, mut out, mut bounds) =
-        (Vec::new(), Vec::new(), Vec::new(), Vec::new());
+    // Node `i`'s capped runs are `jumps[jump_start[i]..jump_start[i - 1]]`.
+    let mut jump_start = vec![0u32; n];
+    let (mut pts, mut out, mut bounds) = (Vec::new(), Vec::new(), Vec::new());
     let mut root_rank = 0u32;
     let mut cost = 0.0;
     // Reverse preorder meets every path top after all tops below it.
@@ -235,8 +238,9 @@ pub fn solve(
             // Short path: each node sweeps its whole function.
             let mut f = Flat::default();
             for i in path {
-                if let Some(light) = acc[i].take() {
-                    f.add(*light);
+                jump_start[i] = jumps.len() as u32;
+                while let Some((_, light)) = pending.pop_if(|(o, _)| *o as usize == i) {
+                    f.add(light);
                 }
                 if w[i] > 0.0 {
                     f.add_abs(w[i], rank[i], vals);
@@ -253,16 +257,11 @@ pub fn solve(
                     cost = gamma[i] + min;
                     continue;
                 }
-                let start = jumps.len() as u32;
                 cap(&pts, gamma[i], vals, &mut out, &mut jumps);
-                jump_range[i] = (start, jumps.len() as u32);
                 f.set_points(&out, vals);
             }
             if q != NONE {
-                match &mut acc[q as usize] {
-                    Some(a) => a.add(f),
-                    slot => *slot = Some(Box::new(f)),
-                }
+                pending.push((q, f));
             }
             continue;
         }
@@ -270,7 +269,8 @@ pub fn solve(
         seg.reset();
         let mut base = 0.0; // g(v_0)
         for i in path {
-            if let Some(light) = acc[i].take() {
+            jump_start[i] = jumps.len() as u32;
+            while let Some((_, light)) = pending.pop_if(|(o, _)| *o as usize == i) {
                 base += light.base;
                 seg.add_all(light.slope0);
                 for &(k, d) in &light.bps {
@@ -284,48 +284,54 @@ pub fn solve(
                 seg.prefix_add(r, -2.0 * w[i]);
             }
             if i == 0 {
-                seg.pieces(&mut pieces);
+                // The minimum is at a piece's end: fold them, nothing materialised.
                 let (mut val, mut min, mut arg) = (base, base, 0u32);
-                for (j, &(k, s)) in pieces.iter().enumerate() {
-                    let end = pieces.get(j + 1).map_or(gaps, |p| p.0 as usize);
-                    val += s * (vals[end] - vals[k as usize]);
-                    if val < min {
-                        (min, arg) = (val, end as u32);
+                let mut last: Option<(u32, f64)> = None;
+                let mut close = |end: u32, last: Option<(u32, f64)>| {
+                    if let Some((k, s)) = last {
+                        val += s * (vals[end as usize] - vals[k as usize]);
+                        if val < min {
+                            (min, arg) = (val, end);
+                        }
                     }
-                }
+                };
+                seg.each_piece(|k, s| {
+                    close(k, last);
+                    last = Some((k, s));
+                });
+                close(gaps as u32, last);
                 root_rank = arg;
                 cost = gamma[i] + min;
                 continue;
             }
-            let start = jumps.len() as u32;
             base = cap_node(seg, base, gamma[i], vals, &mut bounds, &mut jumps);
-            jump_range[i] = (start, jumps.len() as u32);
         }
         if q != NONE {
             // Hand the top's function to its parent as slope changes.
-            seg.pieces(&mut pieces);
             let mut flat = Flat {
                 base,
-                slope0: pieces[0].1,
-                bps: Vec::with_capacity(pieces.len() - 1),
+                ..Flat::default()
             };
-            for w2 in pieces.windows(2) {
-                flat.bps.push((w2[1].0, w2[1].1 - w2[0].1));
-            }
-            match &mut acc[q as usize] {
-                Some(a) => a.add(flat),
-                slot => *slot = Some(Box::new(flat)),
-            }
+            let mut prev = None;
+            seg.each_piece(|k, s| {
+                match prev {
+                    None => flat.slope0 = s,
+                    Some(p) => flat.bps.push((k, s - p)),
+                }
+                prev = Some(s);
+            });
+            flat.bps.shrink_to_fit();
+            pending.push((q, flat));
         }
     }
-    drop(acc);
+    drop(pending);
     drop(seg);
     // Top-down (preorder puts parents first): a node keeps its parent's rank unless
     // that rank falls in a capped run.
     let mut y_pos = vec![0u32; n];
     y_pos[0] = root_rank;
     for i in 1..n {
-        let (s, e) = jump_range[i];
+        let (s, e) = (jump_start[i], jump_start[i - 1]);
         // Runs are stored right to left: descending `lo`.
         let runs = &jumps[s as usize..e as usize];
         let k = y_pos[ppos[i] as usize];
@@ -335,7 +341,7 @@ pub fn solve(
             _ => k,
         };
     }
-    drop((jumps, jump_range));
+    drop((jumps, jump_start));
     let mut y = vec![0u32; n];
     for (pos, &v) in node_of.iter().enumerate() {
         y[v as usize] = y_pos[pos];

@@ -527,17 +527,34 @@ impl<'a> Slopes<'a> {
         self.walk(a, l, mid, op, left, w, out);
     }
 
-    /// Writes the maximal runs of equal slope over all gaps as `(start, slope)`.
-    pub fn pieces(&self, out: &mut Vec<(u32, f64)>) {
-        out.clear();
-        self.collect(0, 0, self.buckets, IDENTITY, out);
+    /// Calls `f(start, slope)` for each maximal run of equal slope over all gaps, left
+    /// to right.
+    pub fn each_piece(&self, mut f: impl FnMut(u32, f64)) {
+        let mut last = None;
+        self.collect(0, 0, self.buckets, IDENTITY, &mut last, &mut f);
     }
 
-    fn collect(&self, node: usize, l: usize, r: usize, op: Op, out: &mut Vec<(u32, f64)>) {
+    /// Writes the maximal runs of equal slope over all gaps as `(start, slope)`.
+    #[cfg(test)]
+    pub fn pieces(&self, out: &mut Vec<(u32, f64)>) {
+        out.clear();
+        self.each_piece(|k, s| out.push((k, s)));
+    }
+
+    fn collect<F: FnMut(u32, f64)>(
+        &self,
+        node: usize,
+        l: usize,
+        r: usize,
+        op: Op,
+        last: &mut Option<f64>,
+        f: &mut F,
+    ) {
         let t = &self.tree[node];
         let mut emit = |k: usize, s: f64| {
-            if !matches!(out.last(), Some(p) if p.1 == s) {
-                out.push((k as u32, s));
+            if *last != Some(s) {
+                f(k as u32, s);
+                *last = Some(s);
             }
         };
         let (mn, mx) = (op.slope(t.mn), op.slope(t.mx));
@@ -553,8 +570,8 @@ impl<'a> Slopes<'a> {
             return;
         }
         let (a, b, mid) = kids(node, l, r);
-        self.collect(a, l, mid, op, out);
-        self.collect(b, mid, r, op, out);
+        self.collect(a, l, mid, op, last, f);
+        self.collect(b, mid, r, op, last, f);
     }
 }
 
