@@ -319,8 +319,14 @@ impl<'a> Slopes<'a> {
             self.push(node, l, r);
         }
         let (a, b, mid) = kids(node, l, r);
-        self.update(a, l, mid, ql, qr, op);
-        self.update(b, mid, r, ql, qr, op);
+        // Only into children the range reaches: a call costs more than the test.
+        let gm = self.gap(mid);
+        if ql < gm {
+            self.update(a, l, mid, ql, qr, op);
+        }
+        if qr > gm {
+            self.update(b, mid, r, ql, qr, op);
+        }
         self.pull(node, l, r);
         if keep && lazy.c != 0.0 {
             let len = self.tree[node].len;
@@ -431,7 +437,9 @@ impl<'a> Slopes<'a> {
 
     /// `op`: the ancestors' pending operation; `left`: the sum of `slope * length` left
     /// of the node, accumulated exactly as [`Slopes::prefix`] does (same values).
+    /// Inlined into its caller, so a node whose slopes keep the direction costs no call.
     #[allow(clippy::too_many_arguments)]
+    #[inline(always)]
     fn walk(
         &self,
         node: usize,
@@ -458,9 +466,26 @@ impl<'a> Slopes<'a> {
             }
             Piece::Flat => false,
         };
-        if keeps {
-            return;
+        if !keeps {
+            self.descend(node, l, r, op, left, (mn, mx), w, out);
         }
+    }
+
+    /// The body of [`Slopes::walk`] for a node whose slopes `mn..=mx` do not keep the
+    /// direction: skip it whole, scan it (a leaf) or walk its children right to left.
+    #[allow(clippy::too_many_arguments)]
+    fn descend(
+        &self,
+        node: usize,
+        l: usize,
+        r: usize,
+        op: Op,
+        left: f64,
+        (mn, mx): (f64, f64),
+        w: &mut Walk,
+        out: &mut Vec<(u32, f64, Piece)>,
+    ) {
+        let t = &self.tree[node];
         if !out.is_empty() {
             // Past b0: skip the node if the cap cannot bind in it (g <= gamma + S) and S
             // does not change across it (g >= S), from bounds on g over the node.
