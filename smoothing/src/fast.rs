@@ -151,7 +151,8 @@ const LONG_PATH: usize = 64;
 ///   `O(K_i log d_i)` (sorting `d_i` children's sorted runs) plus `O(K_i)`.
 /// - Longer paths keep the function in the segment tree: `O((1 + R_i) log m)` per node
 ///   (range adds, one search, one prefix sum, at most one descent and two range
-///   assigns per run).
+///   assigns per run). The walk skips tree nodes the cap provably leaves alone, so it
+///   reports at most `2 R_i + 1` pieces and usually fewer than `R_i`.
 /// - Handing a finished path's function of `k` breakpoints to its parent costs
 ///   `O(k log m)` (or `O(k)` on a short path); by heavy-light decomposition a
 ///   breakpoint is handed up at most `log2 n` times.
@@ -164,11 +165,11 @@ const LONG_PATH: usize = 64;
 /// classifier-like noisy scores (about 3.3 runs per node at `n = 100,000`; 5.9 with
 /// uniform scores) grow near-linearly too, with the segment tree's larger constant.
 ///
-/// Memory is `O(n + m)`, never `O(n m)`: about 44 bytes per node (the input copied
-/// into heavy-first order, 28; pending child functions and capped-run ranges, 16),
-/// the live light-child breakpoint lists (16 bytes each), 12 bytes per capped run kept
-/// for the reconstruction, and, only if some heavy path has 64 nodes or more, the
-/// segment tree:
+/// Memory is `O(n + m)`, never `O(n m)`: about 32 bytes per node (the input copied
+/// into heavy-first order, 28; where each node's capped runs start, 4), the light
+/// children's breakpoint lists waiting for their parent (16 bytes each, on one stack),
+/// 12 bytes per capped run kept for the reconstruction, and, only if some heavy path
+/// has 64 nodes or more, the segment tree:
 /// `m - 1` slopes plus `2 (m - 1) / 16` nodes of 48 bytes, about 14 bytes per distinct
 /// score (1.4 MB at `m = 100,000`). No recursion depends on the tree's depth; the
 /// segment tree recurses `log2(m / 16)` deep.
