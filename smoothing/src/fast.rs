@@ -20,7 +20,8 @@
 //! Adding `w_i |x_i - v|` is two range adds. The cap only touches what it must:
 //! right of the last decreasing gap `g` is nondecreasing, so `S = g` and `f = g`; left
 //! of it the function is walked one *monotone run* at a time (found by min/max-slope
-//! descents), and on a run `[a, b]` the step is `min(g, gamma + S(b))`, which caps a
+//! descents; a tree node whose values provably stay within `[S, gamma + S]` is skipped
+//! whole), and on a run `[a, b]` the step is `min(g, gamma + S(b))`, which caps a
 //! prefix (falling run) or a suffix (rising run) found by one prefix-sum descent and
 //! written back as one range assign. Short heavy paths (under 64 nodes) skip the
 //! segment tree and sweep their whole breakpoint list instead: on a linear piece
@@ -30,7 +31,7 @@
 //! Where the cap binds, the node starts a new segment at the rank attaining `S`; these
 //! capped rank runs are all the top-down reconstruction needs.
 
-use crate::slopes::Slopes;
+use crate::slopes::{Piece, Slopes};
 use crate::tree::Problem;
 use crate::{SmoothError, Smoothed, NO_PARENT};
 
@@ -150,7 +151,8 @@ const LONG_PATH: usize = 64;
 ///   `O(K_i log d_i)` (sorting `d_i` children's sorted runs) plus `O(K_i)`.
 /// - Longer paths keep the function in the segment tree: `O((1 + R_i) log m)` per node
 ///   (range adds, one search, one prefix sum, at most one descent and two range
-///   assigns per run).
+///   assigns per run). The walk skips tree nodes the cap provably leaves alone, so it
+///   reports at most `2 R_i + 1` pieces and usually fewer than `R_i`.
 /// - Handing a finished path's function of `k` breakpoints to its parent costs
 ///   `O(k log m)` (or `O(k)` on a short path); by heavy-light decomposition a
 ///   breakpoint is handed up at most `log2 n` times.
@@ -163,11 +165,11 @@ const LONG_PATH: usize = 64;
 /// classifier-like noisy scores (about 3.3 runs per node at `n = 100,000`; 5.9 with
 /// uniform scores) grow near-linearly too, with the segment tree's larger constant.
 ///
-/// Memory is `O(n + m)`, never `O(n m)`: about 44 bytes per node (the input copied
-/// into heavy-first order, 28; pending child functions and capped-run ranges, 16),
-/// the live light-child breakpoint lists (16 bytes each), 12 bytes per capped run kept
-/// for the reconstruction, and, only if some heavy path has 64 nodes or more, the
-/// segment tree:
+/// Memory is `O(n + m)`, never `O(n m)`: about 32 bytes per node (the input copied
+/// into heavy-first order, 28; where each node's capped runs start, 4), the light
+/// children's breakpoint lists waiting for their parent (16 bytes each, on one stack),
+/// 12 bytes per capped run kept for the reconstruction, and, only if some heavy path
+/// has 64 nodes or more, the segment tree:
 /// `m - 1` slopes plus `2 (m - 1) / 16` nodes of 48 bytes, about 14 bytes per distinct
 /// score (1.4 MB at `m = 100,000`). No recursion depends on the tree's depth; the
 /// segment tree recurses `log2(m / 16)` deep.
@@ -211,11 +213,14 @@ pub fn solve(
     } = &lay;
     let is_heavy = |pos: usize| pos > 0 && ppos[pos] as usize == pos - 1;
     let mut seg: Option<Slopes<'_>> = None;
-    let mut acc: Vec<Option<Box<Flat>>> = (0..n).map(|_| None).collect();
+    // Finished light children's functions, each with its parent's position. Positions
+    // are processed in decreasing order, so a node's pending functions are always the
+    // last ones pushed (those of nodes below it were pushed later and are consumed).
+    let mut pending: Vec<(u32, Flat)> = Vec::new();
     let mut jumps: Vec<Jump> = Vec::new();
-    let mut jump_range = vec![(0u32, 0u32); n];
-    let (mut pieces, mut pts, mut out, mut bounds) =
-        (Vec::new(), Vec::new(), Vec::new(), Vec::new());
+    // Node `i`'s capped runs are `jumps[jump_start[i]..jump_start[i - 1]]`.
+    let mut jump_start = vec![0u32; n];
+    let (mut pts, mut out, mut bounds) = (Vec::new(), Vec::new(), Vec::new());
     let mut root_rank = 0u32;
     let mut cost = 0.0;
     // Reverse preorder meets every path top after all tops below it.
@@ -234,8 +239,9 @@ pub fn solve(
             // Short path: each node sweeps its whole function.
             let mut f = Flat::default();
             for i in path {
-                if let Some(light) = acc[i].take() {
-                    f.add(*light);
+                jump_start[i] = jumps.len() as u32;
+                while let Some((_, light)) = pending.pop_if(|(o, _)| *o as usize == i) {
+                    f.add(light);
                 }
                 if w[i] > 0.0 {
                     f.add_abs(w[i], rank[i], vals);
@@ -252,16 +258,11 @@ pub fn solve(
                     cost = gamma[i] + min;
                     continue;
                 }
-                let start = jumps.len() as u32;
                 cap(&pts, gamma[i], vals, &mut out, &mut jumps);
-                jump_range[i] = (start, jumps.len() as u32);
                 f.set_points(&out, vals);
             }
             if q != NONE {
-                match &mut acc[q as usize] {
-                    Some(a) => a.add(f),
-                    slot => *slot = Some(Box::new(f)),
-                }
+                pending.push((q, f));
             }
             continue;
         }
@@ -269,7 +270,8 @@ pub fn solve(
         seg.reset();
         let mut base = 0.0; // g(v_0)
         for i in path {
-            if let Some(light) = acc[i].take() {
+            jump_start[i] = jumps.len() as u32;
+            while let Some((_, light)) = pending.pop_if(|(o, _)| *o as usize == i) {
                 base += light.base;
                 seg.add_all(light.slope0);
                 for &(k, d) in &light.bps {
@@ -283,48 +285,54 @@ pub fn solve(
                 seg.prefix_add(r, -2.0 * w[i]);
             }
             if i == 0 {
-                seg.pieces(&mut pieces);
+                // The minimum is at a piece's end: fold them, nothing materialised.
                 let (mut val, mut min, mut arg) = (base, base, 0u32);
-                for (j, &(k, s)) in pieces.iter().enumerate() {
-                    let end = pieces.get(j + 1).map_or(gaps, |p| p.0 as usize);
-                    val += s * (vals[end] - vals[k as usize]);
-                    if val < min {
-                        (min, arg) = (val, end as u32);
+                let mut last: Option<(u32, f64)> = None;
+                let mut close = |end: u32, last: Option<(u32, f64)>| {
+                    if let Some((k, s)) = last {
+                        val += s * (vals[end as usize] - vals[k as usize]);
+                        if val < min {
+                            (min, arg) = (val, end);
+                        }
                     }
-                }
+                };
+                seg.each_piece(|k, s| {
+                    close(k, last);
+                    last = Some((k, s));
+                });
+                close(gaps as u32, last);
                 root_rank = arg;
                 cost = gamma[i] + min;
                 continue;
             }
-            let start = jumps.len() as u32;
             base = cap_node(seg, base, gamma[i], vals, &mut bounds, &mut jumps);
-            jump_range[i] = (start, jumps.len() as u32);
         }
         if q != NONE {
             // Hand the top's function to its parent as slope changes.
-            seg.pieces(&mut pieces);
             let mut flat = Flat {
                 base,
-                slope0: pieces[0].1,
-                bps: Vec::with_capacity(pieces.len() - 1),
+                ..Flat::default()
             };
-            for w2 in pieces.windows(2) {
-                flat.bps.push((w2[1].0, w2[1].1 - w2[0].1));
-            }
-            match &mut acc[q as usize] {
-                Some(a) => a.add(flat),
-                slot => *slot = Some(Box::new(flat)),
-            }
+            let mut prev = None;
+            seg.each_piece(|k, s| {
+                match prev {
+                    None => flat.slope0 = s,
+                    Some(p) => flat.bps.push((k, s - p)),
+                }
+                prev = Some(s);
+            });
+            flat.bps.shrink_to_fit();
+            pending.push((q, flat));
         }
     }
-    drop(acc);
+    drop(pending);
     drop(seg);
     // Top-down (preorder puts parents first): a node keeps its parent's rank unless
     // that rank falls in a capped run.
     let mut y_pos = vec![0u32; n];
     y_pos[0] = root_rank;
     for i in 1..n {
-        let (s, e) = jump_range[i];
+        let (s, e) = (jump_start[i], jump_start[i - 1]);
         // Runs are stored right to left: descending `lo`.
         let runs = &jumps[s as usize..e as usize];
         let k = y_pos[ppos[i] as usize];
@@ -334,7 +342,7 @@ pub fn solve(
             _ => k,
         };
     }
-    drop((jumps, jump_range));
+    drop((jumps, jump_start));
     let mut y = vec![0u32; n];
     for (pos, &v) in node_of.iter().enumerate() {
         y[v as usize] = y_pos[pos];
@@ -425,8 +433,9 @@ impl Layout {
 ///
 /// Right of the last decreasing gap `g` is nondecreasing, so `S = g` and nothing
 /// changes. Left of it, the function is walked one *monotone run* at a time, right to
-/// left. On a run `[a, b]` (nondecreasing or nonincreasing) `f = min(g, gamma + S(b))`:
-/// the capped ranks are a suffix (rising run) or a prefix (falling run), found by
+/// left, except for tree nodes the walk shows the cap leaves alone (flat pieces: no
+/// change). On a run `[a, b]` (nondecreasing or nonincreasing) `f = min(g, gamma +
+/// S(b))`: the capped ranks are a suffix (rising run) or a prefix (falling run), found by
 /// binary search, and written back as one range of zero slopes plus one crossing gap.
 /// Writes only touch gaps right of the run's start, so prefix sums of later (left)
 /// runs still read the original `g`.
@@ -435,12 +444,12 @@ fn cap_node(
     base: f64,
     gamma: f64,
     vals: &[f64],
-    bounds: &mut Vec<(u32, f64)>,
+    bounds: &mut Vec<(u32, f64, Piece)>,
     jumps: &mut Vec<Jump>,
 ) -> f64 {
     // Run starts and the original g there, found before any write.
-    seg.runs(bounds);
-    let Some(&(b0, p0)) = bounds.first() else {
+    seg.runs(gamma, bounds);
+    let Some(&(b0, p0, _)) = bounds.first() else {
         return base;
     };
     let gq = base + p0;
@@ -448,13 +457,12 @@ fn cap_node(
     let (mut s_val, mut s_arg) = (gq, b0);
     let mut new_base = base;
     let gap = |k: usize| vals[k + 1] - vals[k];
-    // Runs alternate: the one ending at the last decreasing gap falls, the next rises...
-    // `gb` is the original g(b): writes of a run only touch gaps right of its start.
-    let (mut falling, mut b, mut gb) = (true, b0 as usize, gq);
-    for &(a, pa) in &bounds[1..] {
+    // `gb` is the original g(b): writes of a piece only touch gaps right of its start.
+    let (mut b, mut gb) = (b0 as usize, gq);
+    for &(a, pa, kind) in &bounds[1..] {
         let (a, ga) = (a as usize, base + pa);
         let level = gamma + s_val;
-        if falling && ga > level {
+        if kind == Piece::Falling && ga > level {
             // Ranks a..=k1 are capped (values fall from ga to g(b)).
             let k1 = if gb > level {
                 b
@@ -474,7 +482,7 @@ fn cap_node(
             if a == 0 {
                 new_base = level;
             }
-        } else if !falling {
+        } else if kind == Piece::Rising {
             if gb > level {
                 // Ranks k2..=b are capped (values rise from ga to g(b)); b was recorded
                 // by the run to its right.
@@ -502,7 +510,7 @@ fn cap_node(
                 (s_val, s_arg) = (ga, a as u32);
             }
         }
-        (b, gb, falling) = (a, ga, !falling);
+        (b, gb) = (a, ga);
     }
     new_base
 }

@@ -72,6 +72,42 @@ struct Node {
     len: f64,
 }
 
+/// The kind of a piece reported by [`Slopes::runs`].
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub(crate) enum Piece {
+    /// Slopes `>= 0`: `g` rises left to right.
+    Rising,
+    /// Slopes `<= 0`: `g` falls left to right.
+    Falling,
+    /// Mixed slopes, but the cap leaves it alone and `S` is constant across it.
+    Flat,
+}
+
+/// The state of the right-to-left walk of [`Slopes::runs`].
+struct Walk {
+    /// The direction of the piece being read (`Flat`: none yet, right after a skip).
+    state: Piece,
+    /// Minimum of `prefix` over the left ends of the rising pieces reported so far.
+    s_min: f64,
+    gamma: f64,
+}
+
+/// Upper and lower bounds on `prefix` over a node whose ends are at `left` and `right`,
+/// of length `len`, with slopes in `[mn, mx]`: the envelopes of the lines of slope `mx`
+/// and `mn` through both ends.
+fn bounds(left: f64, right: f64, mn: f64, mx: f64, len: f64) -> (f64, f64) {
+    if mn >= 0.0 {
+        return (right, left);
+    }
+    if mx <= 0.0 {
+        return (left, right);
+    }
+    // Highest point: left + mx t = right - mn (len - t); lowest: left + mn t = right - mx (len - t).
+    let t_hi = ((right - left - mn * len) / (mx - mn)).clamp(0.0, len);
+    let t_lo = ((left - right + mx * len) / (mx - mn)).clamp(0.0, len);
+    (left + mx * t_hi, left + mn * t_lo)
+}
+
 pub(crate) struct Slopes<'a> {
     vals: &'a [f64],
     gaps: usize,
@@ -283,8 +319,14 @@ impl<'a> Slopes<'a> {
             self.push(node, l, r);
         }
         let (a, b, mid) = kids(node, l, r);
-        self.update(a, l, mid, ql, qr, op);
-        self.update(b, mid, r, ql, qr, op);
+        // Only into children the range reaches: a call costs more than the test.
+        let gm = self.gap(mid);
+        if ql < gm {
+            self.update(a, l, mid, ql, qr, op);
+        }
+        if qr > gm {
+            self.update(b, mid, r, ql, qr, op);
+        }
         self.pull(node, l, r);
         if keep && lazy.c != 0.0 {
             let len = self.tree[node].len;
@@ -365,27 +407,39 @@ impl<'a> Slopes<'a> {
         gr
     }
 
-    /// Writes the starts of the monotone runs left of the last negative slope, right to
-    /// left, as `(k, prefix(k))`: first `k = b0`, one past the last negative slope, then
-    /// each rank where the slopes, read leftwards, turn from `<= 0` to `> 0` or from
-    /// `>= 0` to `< 0`, ending with rank 0. Empty if no slope is negative.
+    /// Cuts the ranks left of the last negative slope into pieces for the cap
+    /// `f = min(g, gamma + S)` (`S` the suffix minimum of `g`), right to left, as
+    /// `(k, prefix(k), kind)`: first `k = b0`, one past the last negative slope (its kind
+    /// is unused), then the left end of each piece `k..` (up to the previous entry's
+    /// rank), ending with rank 0. Empty if no slope is negative.
+    ///
+    /// A [`Piece::Rising`] or [`Piece::Falling`] piece is monotone (slopes `>= 0` or
+    /// `<= 0`); consecutive pieces alternate except around a [`Piece::Flat`] one. A
+    /// `Flat` piece is a tree node skipped whole because bounds from its end values and
+    /// its min/max slope show the cap cannot bind in it and `S` does not change across it
+    /// (`S` tracked as the minimum over the rising pieces' left ends, as the cap does).
     ///
     /// One right-to-left traversal that skips every node whose slopes all keep the
-    /// current direction: `O((1 + R) log(G / BUCKET) + (1 + R) BUCKET)` for `R` runs,
-    /// instead of two root descents per run.
-    pub fn runs(&self, out: &mut Vec<(u32, f64)>) {
+    /// current direction, and every node the bounds clear: `O((1 + R) log(G / BUCKET) +
+    /// (1 + R) BUCKET)` for `R` pieces.
+    pub fn runs(&self, gamma: f64, out: &mut Vec<(u32, f64, Piece)>) {
         out.clear();
-        // `rising`: inside a run of slopes >= 0 (read leftwards), looking for a negative.
-        let mut rising = true;
-        self.walk(0, 0, self.buckets, IDENTITY, 0.0, &mut rising, out);
-        if !out.is_empty() {
-            out.push((0, 0.0));
+        let mut w = Walk {
+            state: Piece::Rising,
+            s_min: f64::INFINITY,
+            gamma,
+        };
+        self.walk(0, 0, self.buckets, IDENTITY, 0.0, &mut w, out);
+        if !out.is_empty() && out.last().map(|p| p.0) != Some(0) {
+            out.push((0, 0.0, w.state));
         }
     }
 
     /// `op`: the ancestors' pending operation; `left`: the sum of `slope * length` left
     /// of the node, accumulated exactly as [`Slopes::prefix`] does (same values).
+    /// Inlined into its caller, so a node whose slopes keep the direction costs no call.
     #[allow(clippy::too_many_arguments)]
+    #[inline(always)]
     fn walk(
         &self,
         node: usize,
@@ -393,52 +447,139 @@ impl<'a> Slopes<'a> {
         r: usize,
         op: Op,
         left: f64,
-        rising: &mut bool,
-        out: &mut Vec<(u32, f64)>,
+        w: &mut Walk,
+        out: &mut Vec<(u32, f64, Piece)>,
     ) {
         let t = &self.tree[node];
-        let keeps = if *rising {
-            op.slope(t.mn) >= 0.0
-        } else {
-            op.slope(t.mx) <= 0.0
+        let (mn, mx) = (op.slope(t.mn), op.slope(t.mx));
+        let keeps = match w.state {
+            Piece::Rising => mn >= 0.0,
+            Piece::Falling => mx <= 0.0,
+            // Right after a skipped node a monotone node starts the next piece.
+            Piece::Flat if mn >= 0.0 => {
+                w.state = Piece::Rising;
+                true
+            }
+            Piece::Flat if mx <= 0.0 => {
+                w.state = Piece::Falling;
+                true
+            }
+            Piece::Flat => false,
         };
-        if keeps {
-            return;
+        if !keeps {
+            self.descend(node, l, r, op, left, (mn, mx), w, out);
+        }
+    }
+
+    /// The body of [`Slopes::walk`] for a node whose slopes `mn..=mx` do not keep the
+    /// direction: skip it whole, scan it (a leaf) or walk its children right to left.
+    #[allow(clippy::too_many_arguments)]
+    fn descend(
+        &self,
+        node: usize,
+        l: usize,
+        r: usize,
+        op: Op,
+        left: f64,
+        (mn, mx): (f64, f64),
+        w: &mut Walk,
+        out: &mut Vec<(u32, f64, Piece)>,
+    ) {
+        let t = &self.tree[node];
+        if !out.is_empty() {
+            // Past b0: skip the node if the cap cannot bind in it (g <= gamma + S) and S
+            // does not change across it (g >= S), from bounds on g over the node.
+            let len = t.len;
+            let right = left + op.sum(t.sum, len);
+            let s = match w.state {
+                Piece::Rising => w.s_min.min(right),
+                _ => w.s_min,
+            };
+            let (hi, lo) = bounds(left, right, mn, mx, len);
+            let tol =
+                1e-12 * (left.abs() + right.abs() + (mx - mn).abs() * len + s.abs() + w.gamma);
+            if hi + tol <= w.gamma + s && lo - tol >= s {
+                let (gl, gr) = (self.gap(l) as u32, self.gap(r) as u32);
+                if out.last().map(|p| p.0) != Some(gr) {
+                    out.push((gr, right, w.state));
+                    if w.state == Piece::Rising {
+                        w.s_min = w.s_min.min(right);
+                    }
+                }
+                out.push((gl, left, Piece::Flat));
+                w.state = Piece::Flat;
+                return;
+            }
         }
         let op = op.after(t.lazy);
         if r - l == 1 {
             let (gl, gr) = (self.gap(l), self.gap(r));
             for k in (gl..gr).rev() {
                 let s = op.slope(self.slope[k]);
-                if *rising && s < 0.0 || !*rising && s > 0.0 {
-                    // The run ends at rank k + 1; sum left to right as `prefix` does.
+                let turn = match w.state {
+                    Piece::Rising => s < 0.0,
+                    Piece::Falling => s > 0.0,
+                    Piece::Flat => {
+                        // The first gap left of a skipped node sets the direction.
+                        w.state = if s < 0.0 {
+                            Piece::Falling
+                        } else {
+                            Piece::Rising
+                        };
+                        false
+                    }
+                };
+                if turn {
+                    // The piece ends at rank k + 1; sum left to right as `prefix` does.
                     let mut at = left;
                     for j in gl..=k {
                         at += op.slope(self.slope[j]) * (self.vals[j + 1] - self.vals[j]);
                     }
-                    out.push(((k + 1) as u32, at));
-                    *rising = !*rising;
+                    out.push(((k + 1) as u32, at, w.state));
+                    if w.state == Piece::Rising {
+                        w.s_min = w.s_min.min(at);
+                        w.state = Piece::Falling;
+                    } else {
+                        w.state = Piece::Rising;
+                    }
                 }
             }
             return;
         }
         let (a, b, mid) = kids(node, l, r);
         let mid_left = left + op.sum(self.tree[a].sum, self.tree[a].len);
-        self.walk(b, mid, r, op, mid_left, rising, out);
-        self.walk(a, l, mid, op, left, rising, out);
+        self.walk(b, mid, r, op, mid_left, w, out);
+        self.walk(a, l, mid, op, left, w, out);
+    }
+
+    /// Calls `f(start, slope)` for each maximal run of equal slope over all gaps, left
+    /// to right.
+    pub fn each_piece(&self, mut f: impl FnMut(u32, f64)) {
+        let mut last = None;
+        self.collect(0, 0, self.buckets, IDENTITY, &mut last, &mut f);
     }
 
     /// Writes the maximal runs of equal slope over all gaps as `(start, slope)`.
+    #[cfg(test)]
     pub fn pieces(&self, out: &mut Vec<(u32, f64)>) {
         out.clear();
-        self.collect(0, 0, self.buckets, IDENTITY, out);
+        self.each_piece(|k, s| out.push((k, s)));
     }
 
-    fn collect(&self, node: usize, l: usize, r: usize, op: Op, out: &mut Vec<(u32, f64)>) {
+    fn collect<F: FnMut(u32, f64)>(
+        &self,
+        node: usize,
+        l: usize,
+        r: usize,
+        op: Op,
+        last: &mut Option<f64>,
+        f: &mut F,
+    ) {
         let t = &self.tree[node];
         let mut emit = |k: usize, s: f64| {
-            if !matches!(out.last(), Some(p) if p.1 == s) {
-                out.push((k as u32, s));
+            if *last != Some(s) {
+                f(k as u32, s);
+                *last = Some(s);
             }
         };
         let (mn, mx) = (op.slope(t.mn), op.slope(t.mx));
@@ -454,14 +595,17 @@ impl<'a> Slopes<'a> {
             return;
         }
         let (a, b, mid) = kids(node, l, r);
-        self.collect(a, l, mid, op, out);
-        self.collect(b, mid, r, op, out);
+        self.collect(a, l, mid, op, last, f);
+        self.collect(b, mid, r, op, last, f);
     }
 }
 
 #[cfg(test)]
 mod tests {
-    use super::Slopes;
+    use super::{Piece, Slopes};
+
+    /// A negative penalty never lets [`Slopes::runs`] skip a node: every turn is reported.
+    const NO_SKIP: f64 = -1.0;
 
     fn close(a: f64, b: f64) -> bool {
         (a - b).abs() < 1e-12
@@ -487,11 +631,12 @@ mod tests {
         s.pieces(&mut out);
         assert_eq!(out, vec![(0, -1.0), (5, 1.0), (20, 2.0), (30, 0.0)]);
         // One falling run, 0..5, left of the last negative slope.
-        s.runs(&mut out);
-        assert_eq!(out.len(), 2);
-        assert_eq!(out[0].0, 5);
-        assert!(close(out[0].1, -0.125));
-        assert_eq!(out[1], (0, 0.0));
+        let mut pcs = Vec::new();
+        s.runs(NO_SKIP, &mut pcs);
+        assert_eq!(pcs.len(), 2);
+        assert_eq!(pcs[0].0, 5);
+        assert!(close(pcs[0].1, -0.125));
+        assert_eq!(pcs[1], (0, 0.0, Piece::Falling));
         // prefix rises on 5..=30 from -0.125; it passes 0.49 at rank 25 (0.5).
         assert_eq!(s.first_rank(5, 30, |p| p > 0.49), 25);
         s.range_set(10, 25, 0.0);
@@ -503,25 +648,32 @@ mod tests {
         assert!(close(s.prefix(40), 0.25));
         // Slopes -1.5, 0.5, -0.5, 1.5, -0.5: five runs, read right to left.
         s.add_all(-0.5);
-        s.runs(&mut out);
+        s.runs(NO_SKIP, &mut pcs);
         let want = [
-            (40, -0.25),
-            (30, -0.125),
-            (25, -0.3125),
-            (10, -0.125),
-            (5, -0.1875),
-            (0, 0.0),
+            (40, -0.25, Piece::Rising),
+            (30, -0.125, Piece::Falling),
+            (25, -0.3125, Piece::Rising),
+            (10, -0.125, Piece::Falling),
+            (5, -0.1875, Piece::Rising),
+            (0, 0.0, Piece::Falling),
         ];
-        assert_eq!(out.len(), want.len());
-        for (got, want) in out.iter().zip(want) {
-            assert_eq!(got.0, want.0);
+        assert_eq!(pcs.len(), want.len());
+        for (got, want) in pcs.iter().zip(want) {
+            assert_eq!((got.0, got.2), (want.0, want.2));
             assert!(close(got.1, want.1), "{got:?} vs {want:?}");
         }
+        // Left of rank 30 the values stay within 0.1875 of S = -0.3125 (from rank 25),
+        // so with gamma = 1 the cap cannot bind there and the walk skips nodes: fewer
+        // pieces, the same ends.
+        s.runs(1.0, &mut pcs);
+        assert_eq!(pcs[0].0, 40);
+        assert_eq!(pcs.last().map(|p| p.0), Some(0));
+        assert!(pcs.len() < want.len(), "{pcs:?}");
         s.reset();
         s.pieces(&mut out);
         assert_eq!(out, vec![(0, 0.0)]);
-        s.runs(&mut out);
-        assert!(out.is_empty());
+        s.runs(NO_SKIP, &mut pcs);
+        assert!(pcs.is_empty());
     }
 
     /// A long pseudo-random mix of every update against a plain array of slopes, on
@@ -544,6 +696,7 @@ mod tests {
         let mut s = Slopes::new(&vals);
         let mut plain = vec![0.0f64; gaps];
         let mut out = Vec::new();
+        let mut skipped = 0;
         for step in 0..2000 {
             // Small integer slopes keep every sum exact in f64.
             let c = next(9) as f64 - 4.0;
@@ -598,11 +751,66 @@ mod tests {
                 }
                 want.push(0);
             }
-            s.runs(&mut out);
-            let got: Vec<usize> = out.iter().map(|&(k, _)| k as usize).collect();
+            let mut pcs = Vec::new();
+            s.runs(NO_SKIP, &mut pcs);
+            let got: Vec<usize> = pcs.iter().map(|&(k, _, _)| k as usize).collect();
             assert_eq!(got, want, "step {step} runs");
-            for &(k, p) in &out {
+            for (j, &(k, p, kind)) in pcs.iter().enumerate() {
                 assert!(close(p, prefix[k as usize]), "step {step} run value at {k}");
+                if j > 0 {
+                    let alternate = if j % 2 == 1 {
+                        Piece::Falling
+                    } else {
+                        Piece::Rising
+                    };
+                    assert_eq!(kind, alternate, "step {step} kind at {k}");
+                }
+            }
+            for gamma in [0.0, 0.1, 1.0, 10.0, 1000.0] {
+                s.runs(gamma, &mut pcs);
+                check_pieces(&plain, &prefix, gamma, &pcs, want.first().copied());
+                skipped += pcs.iter().filter(|p| p.2 == Piece::Flat).count();
+            }
+        }
+        assert!(
+            skipped > 100,
+            "only {skipped} skipped nodes: the skip is not exercised"
+        );
+    }
+
+    /// What the cap relies on in the pieces of [`Slopes::runs`]: they start at `b0` and
+    /// end at 0, ranks strictly fall, values are the prefix sums, a rising (falling)
+    /// piece has slopes `>= 0` (`<= 0`), and across a flat piece the cap cannot bind
+    /// and the suffix minimum does not change (within rounding).
+    fn check_pieces(
+        plain: &[f64],
+        prefix: &[f64],
+        gamma: f64,
+        pcs: &[(u32, f64, Piece)],
+        b0: Option<usize>,
+    ) {
+        assert_eq!(pcs.first().map(|p| p.0 as usize), b0, "b0");
+        if b0.is_none() {
+            return;
+        }
+        assert_eq!(pcs.last().map(|p| p.0), Some(0), "ends at 0");
+        for pair in pcs.windows(2) {
+            let ((b, _, _), (a, p, kind)) = (pair[0], pair[1]);
+            let (a, b) = (a as usize, b as usize);
+            assert!(a < b, "ranks fall: {pcs:?}");
+            assert!(close(p, prefix[a]), "value at {a}");
+            match kind {
+                Piece::Rising => assert!(plain[a..b].iter().all(|&s| s >= 0.0), "rising {a}..{b}"),
+                Piece::Falling => {
+                    assert!(plain[a..b].iter().all(|&s| s <= 0.0), "falling {a}..{b}")
+                }
+                Piece::Flat => {
+                    let s_right = prefix[b..].iter().copied().fold(f64::INFINITY, f64::min);
+                    for (j, &g) in prefix.iter().enumerate().take(b + 1).skip(a) {
+                        assert!(g >= s_right - 1e-9, "flat {a}..{b}: new minimum at {j}");
+                        assert!(g <= gamma + s_right + 1e-9, "flat {a}..{b}: capped at {j}");
+                    }
+                }
             }
         }
     }

@@ -120,3 +120,46 @@ proptest! {
         prop_assert!(close(r.cost, f.cost), "reference {} fast {}", r.cost, f.cost);
     }
 }
+
+/// A path of 64 to 300 nodes (long enough for the fast solver's segment tree) whose
+/// scores oscillate: a wave of random period and amplitude plus noise, so the cost
+/// functions have many monotone runs and the walk has nodes to skip or descend into.
+fn oscillating_chain() -> impl Strategy<Value = Case> {
+    (64..=300usize, 2..40u32, 0.05..0.5f64, 0.0..0.3f64).prop_flat_map(
+        |(n, period, amplitude, noise)| {
+            (
+                prop::collection::vec(0.0..=1.0f64, n),
+                prop::collection::vec(weight(), n),
+                prop::collection::vec(penalty(), n),
+            )
+                .prop_map(move |(jitter, w, gamma)| {
+                    let x = jitter
+                        .iter()
+                        .enumerate()
+                        .map(|(k, &j)| {
+                            let phase = std::f64::consts::TAU * k as f64 / period as f64;
+                            (0.5 + amplitude * phase.sin() + noise * (j - 0.5)).clamp(0.0, 1.0)
+                        })
+                        .collect();
+                    Case {
+                        parent: crate::common::chain_parents(n),
+                        x,
+                        w,
+                        gamma,
+                    }
+                })
+        },
+    )
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(200))]
+
+    #[test]
+    fn fast_matches_reference_on_oscillating_chains(c in oscillating_chain()) {
+        let r = reference::solve(&c.parent, &c.x, &c.w, &c.gamma).unwrap();
+        let f = solve(&c.parent, &c.x, &c.w, &c.gamma).unwrap();
+        check(&c, &f, "fast");
+        prop_assert!(close(r.cost, f.cost), "reference {} fast {}", r.cost, f.cost);
+    }
+}
