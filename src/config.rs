@@ -1,9 +1,15 @@
 //! Settings with named defaults, one line each.
 
+use std::time::{Duration, Instant};
+
+use crate::{Error, Result};
+
 /// Default for [`Limits::max_input_bytes`]: 256 MiB of HTML after decompression.
 pub const DEFAULT_MAX_INPUT_BYTES: u64 = 256 << 20;
 /// Default for [`Limits::max_nodes`]: 20 million DOM nodes.
 pub const DEFAULT_MAX_NODES: usize = 20_000_000;
+/// Default for [`Limits::timeout_ms`]: 60 seconds per page (real pages take milliseconds).
+pub const DEFAULT_TIMEOUT_MS: u64 = 60_000;
 
 /// Resource limits for one page. Exceeding one is an error for that page alone.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -12,6 +18,8 @@ pub struct Limits {
     pub max_input_bytes: u64,
     /// Most DOM nodes one page may produce; more is `Error::TooManyNodes`.
     pub max_nodes: usize,
+    /// Wall-clock time one page may take from reading to text, in ms (0 = none); over it is `Error::Timeout`.
+    pub timeout_ms: u64,
 }
 
 impl Default for Limits {
@@ -19,6 +27,62 @@ impl Default for Limits {
         Limits {
             max_input_bytes: DEFAULT_MAX_INPUT_BYTES,
             max_nodes: DEFAULT_MAX_NODES,
+            timeout_ms: DEFAULT_TIMEOUT_MS,
+        }
+    }
+}
+
+impl Limits {
+    /// A deadline [`Limits::timeout_ms`] from now, to hand to every stage of one page.
+    pub fn deadline(&self) -> Deadline {
+        Deadline {
+            at: (self.timeout_ms > 0)
+                .then(|| Instant::now().checked_add(Duration::from_millis(self.timeout_ms)))
+                .flatten(),
+            timeout_ms: self.timeout_ms,
+        }
+    }
+}
+
+/// When one page must be done. Checked between stages and every few thousand steps of long
+/// loops (a clock read costs about 20 ns), never by killing a thread: a page that finishes
+/// in time gives the same output whatever the machine's load or the thread count.
+#[derive(Debug, Clone, Copy)]
+pub struct Deadline {
+    at: Option<Instant>,
+    timeout_ms: u64,
+}
+
+impl Deadline {
+    /// Steps of a long loop between two clock reads (see [`Deadline::check_every`]).
+    pub const STRIDE: usize = 4096;
+
+    /// No deadline: every check passes.
+    pub fn none() -> Deadline {
+        Deadline {
+            at: None,
+            timeout_ms: 0,
+        }
+    }
+
+    /// `Err(Error::Timeout)` naming `stage` once the deadline has passed.
+    pub fn check(&self, stage: &'static str) -> Result<()> {
+        match self.at {
+            Some(at) if Instant::now() >= at => Err(Error::Timeout {
+                limit_ms: self.timeout_ms,
+                stage,
+            }),
+            _ => Ok(()),
+        }
+    }
+
+    /// [`Deadline::check`] on every [`Deadline::STRIDE`]-th step `i` of a loop, free otherwise.
+    #[inline]
+    pub fn check_every(&self, i: usize, stage: &'static str) -> Result<()> {
+        if i % Self::STRIDE == 0 {
+            self.check(stage)
+        } else {
+            Ok(())
         }
     }
 }

@@ -5,7 +5,7 @@ use std::time::Instant;
 
 use pagelevel::features::{self, FeatureOptions};
 use pagelevel::manifest::Manifest;
-use pagelevel::{decode, dom, input, Limits};
+use pagelevel::{decode, dom, input};
 
 /// Arguments of `pagelevel bench`.
 #[derive(clap::Args)]
@@ -22,6 +22,8 @@ pub struct Args {
     /// Timing rounds over all pages; each page's median over rounds is kept.
     #[arg(long, default_value_t = 1)]
     rounds: usize,
+    #[command(flatten)]
+    limits: crate::pipeline_args::LimitArgs,
 }
 
 /// One timed stage: per-page seconds.
@@ -32,7 +34,7 @@ struct Stage {
 
 pub fn run(args: Args) -> anyhow::Result<usize> {
     let m = Manifest::load(&args.manifest, args.root.as_deref())?;
-    let limits = Limits::default();
+    let limits = args.limits.limits();
     let mut pages = Vec::new();
     for e in &m.entries {
         pages.push((input::read_page(&m.html_path(e), &limits)?, e.url.clone()));

@@ -3,10 +3,12 @@
 use std::path::PathBuf;
 
 use pagelevel::classify::Model;
+use pagelevel::config::{DEFAULT_MAX_INPUT_BYTES, DEFAULT_MAX_NODES, DEFAULT_TIMEOUT_MS};
 use pagelevel::pipeline::Options;
 use pagelevel::segment::{
     Penalty, SegmentOptions, Variant, DEFAULT_C, DEFAULT_MIN_AREA, DEFAULT_THRESHOLD,
 };
+use pagelevel::Limits;
 
 /// The pages a pipeline command reads.
 #[derive(clap::Args, Debug, Clone)]
@@ -32,12 +34,22 @@ impl PageInputs {
     ) -> anyhow::Result<usize> {
         let model = pipeline.model()?;
         let opts = pipeline.options();
-        let limits = pagelevel::Limits::default();
+        let limits = pipeline.limits.limits();
         let summary = crate::batch::run(
             &self.pages,
             |path| {
-                let page = pagelevel::Page::from_path(path, self.url.as_deref(), &limits)?;
-                emit(path, &pagelevel::pipeline::analyze(page, &model, &opts))
+                // The clock starts when this page's job does, not when the batch did.
+                let deadline = limits.deadline();
+                let page = pagelevel::Page::from_path_within(
+                    path,
+                    self.url.as_deref(),
+                    &limits,
+                    &deadline,
+                )?;
+                let analysis = pagelevel::pipeline::analyze_within(page, &model, &opts, &deadline)?;
+                let out = emit(path, &analysis)?;
+                deadline.check("output")?;
+                Ok(out)
             },
             |path, e| failed(path, e),
         )?;
@@ -45,7 +57,32 @@ impl PageInputs {
     }
 }
 
-/// Model and smoothing settings.
+/// Per-page resource limits; a page over one is reported as failed and the batch goes on.
+#[derive(clap::Args, Debug, Clone)]
+pub struct LimitArgs {
+    /// Largest page accepted, in bytes after gzip decompression.
+    #[arg(long, value_name = "BYTES", default_value_t = DEFAULT_MAX_INPUT_BYTES)]
+    pub max_input_bytes: u64,
+    /// Most DOM nodes one page may have.
+    #[arg(long, value_name = "N", default_value_t = DEFAULT_MAX_NODES)]
+    pub max_nodes: usize,
+    /// Most milliseconds one page may take from reading to output (0 = no limit).
+    #[arg(long, value_name = "MS", default_value_t = DEFAULT_TIMEOUT_MS)]
+    pub timeout_ms: u64,
+}
+
+impl LimitArgs {
+    /// The limits these flags describe.
+    pub fn limits(&self) -> Limits {
+        Limits {
+            max_input_bytes: self.max_input_bytes,
+            max_nodes: self.max_nodes,
+            timeout_ms: self.timeout_ms,
+        }
+    }
+}
+
+/// Model and smoothing settings, and the per-page limits.
 #[derive(clap::Args, Debug, Clone)]
 pub struct PipelineArgs {
     /// Basic (classifier only) or smooth (classifier plus isotonic smoothing).
@@ -66,6 +103,8 @@ pub struct PipelineArgs {
     /// A model JSON file instead of the embedded one.
     #[arg(long)]
     pub model: Option<PathBuf>,
+    #[command(flatten)]
+    pub limits: LimitArgs,
 }
 
 impl PipelineArgs {

@@ -8,7 +8,6 @@ use pagelevel::site::RunOptions;
 use pagelevel::train::{
     collect, cross_validate, fit, validate, FeatureSet, LabelSource, TrainOptions,
 };
-use pagelevel::Limits;
 
 use crate::pipeline_args::PipelineArgs;
 
@@ -88,7 +87,7 @@ pub fn run(args: Args) -> anyhow::Result<usize> {
             args.labels,
             args.features,
             &args.pipeline.options(),
-            &Limits::default(),
+            &args.pipeline.limits.limits(),
         )?;
         let mut groups: BTreeMap<String, Vec<f64>> = BTreeMap::new();
         for (i, prf) in &scored {
