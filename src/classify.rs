@@ -1,5 +1,7 @@
-//! The PageLevel classifier: one logistic regression per area bucket, on standardised
-//! features, giving each node a templateness score x ∈ [0, 1].
+//! The PageLevel classifier: gives each node a templateness score x ∈ [0, 1], either by the
+//! paper's one logistic regression per area bucket on standardised features (the Basic
+//! baseline), or by gradient-boosted trees over the same features ([`crate::boost`]), which
+//! measure better and are what the embedded model holds.
 //!
 //! The model is a versioned JSON file (`data/model.json`), embedded in the binary so that
 //! `pagelevel` works with no files beside it; [`Model::from_json`] loads another one.
@@ -8,13 +10,14 @@
 
 use serde::{Deserialize, Serialize};
 
+use crate::boost::{self, Forest};
 use crate::features::{f, FeatureMatrix, NAMES};
 use crate::{Error, Result};
 
 /// The model format's name, checked on load.
 pub const FORMAT: &str = "pagelevel-model";
-/// The model format's version, checked on load.
-pub const VERSION: u32 = 1;
+/// The model format's version, checked on load (version 1 files, regressions only, still load).
+pub const VERSION: u32 = 2;
 /// Number of area buckets.
 pub const BUCKETS: usize = 4;
 
@@ -40,6 +43,8 @@ pub const LOG_FEATURES: &[usize] = &[
     f::PARAGRAPHS_PER_100_WORDS,
     f::IMAGES_PER_100_WORDS,
     f::FORM_CONTROLS,
+    f::PAGE_WORDS,
+    f::PAGE_PARAGRAPHS_PER_100_WORDS,
 ];
 
 /// One bucket's regression.
@@ -77,8 +82,12 @@ pub struct Model {
     pub columns: Vec<usize>,
     /// Ascending area edges in px²: bucket k holds areas below `edges[k]`, the last the rest.
     pub bucket_edges: Vec<f64>,
-    /// The regressions, one per bucket.
+    /// The regressions, one per bucket (empty when `boost` scores).
+    #[serde(default)]
     pub buckets: Vec<BucketModel>,
+    /// Gradient-boosted trees; when present they score every node and `buckets` is unused.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub boost: Option<Forest>,
     /// How the model was made (command, data), for the record.
     #[serde(default)]
     pub provenance: String,
@@ -100,7 +109,7 @@ impl Model {
     /// feature list or shapes do not match this build.
     pub fn from_json(json: &str) -> Result<Model> {
         let mut m: Model = serde_json::from_str(json).map_err(|e| Error::Model(e.to_string()))?;
-        if m.format != FORMAT || m.version != VERSION {
+        if m.format != FORMAT || !(1..=VERSION).contains(&m.version) {
             return Err(Error::Model(format!(
                 "format {} v{} is not {FORMAT} v{VERSION}",
                 m.format, m.version
@@ -108,6 +117,12 @@ impl Model {
         }
         m.columns = columns_of(&m.features)?;
         let k = m.columns.len();
+        if let Some(forest) = &mut m.boost {
+            forest
+                .resolve(&m.columns)
+                .map_err(|e| Error::Model(format!("boosted trees: {e}")))?;
+            return Ok(m);
+        }
         if m.buckets.len() != m.bucket_edges.len() + 1 {
             return Err(Error::Model(format!(
                 "{} buckets for {} edges",
@@ -128,8 +143,12 @@ impl Model {
         bucket_of(&self.bucket_edges, area as f64)
     }
 
-    /// The templateness score of one feature row: the sigmoid of its bucket's linear model.
+    /// The templateness score of one feature row: the sigmoid of the trees' margin, or of
+    /// the row's bucket's linear model.
     pub fn score(&self, row: &[f32]) -> f32 {
+        if let Some(forest) = &self.boost {
+            return sigmoid(forest.margin(row) as f64) as f32;
+        }
         let b = &self.buckets[self.bucket(row[f::AREA])];
         let mut z = b.intercept;
         for (j, &k) in self.columns.iter().enumerate() {
@@ -143,6 +162,22 @@ impl Model {
     /// # Complexity
     /// O(n · COUNT).
     pub fn score_all(&self, matrix: &FeatureMatrix, scored: &[bool]) -> Vec<f32> {
+        if let Some(forest) = &self.boost {
+            let mut out = vec![f32::NAN; matrix.len()];
+            let idx: Vec<usize> = (0..matrix.len()).filter(|&i| scored[i]).collect();
+            let mut z = [0f32; boost::LANES];
+            for chunk in idx.chunks(boost::LANES) {
+                let mut rows: [&[f32]; boost::LANES] = [&[]; boost::LANES];
+                for (r, &i) in rows.iter_mut().zip(chunk) {
+                    *r = matrix.row(i);
+                }
+                forest.margins(&rows[..chunk.len()], &mut z);
+                for (&i, &zi) in chunk.iter().zip(&z) {
+                    out[i] = sigmoid(zi as f64) as f32;
+                }
+            }
+            return out;
+        }
         (0..matrix.len())
             .map(|i| {
                 if scored[i] {
@@ -344,11 +379,24 @@ mod tests {
 
     #[test]
     fn embedded_model_loads() {
+        // The embedded model is the boosted one; batch scoring must equal one-row scoring.
         let m = Model::embedded();
-        assert_eq!(m.buckets.len(), BUCKETS);
-        let row = vec![0.0f32; crate::features::COUNT];
-        let s = m.score(&row);
-        assert!((0.0..=1.0).contains(&s));
+        assert!(m.boost.is_some());
+        let rows: Vec<Vec<f32>> = (0..11)
+            .map(|i| {
+                (0..crate::features::COUNT)
+                    .map(|k| ((i * 7 + k * 3) % 13) as f32 / 4.0)
+                    .collect()
+            })
+            .collect();
+        let data: Vec<f32> = rows.concat();
+        let matrix = FeatureMatrix::from_data(data);
+        let all = m.score_all(&matrix, &[true; 11]);
+        for (i, row) in rows.iter().enumerate() {
+            let s = m.score(row);
+            assert!((0.0..=1.0).contains(&s));
+            assert_eq!(all[i], s, "row {i}");
+        }
     }
 
     #[test]

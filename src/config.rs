@@ -79,7 +79,7 @@ impl Deadline {
     /// [`Deadline::check`] on every [`Deadline::STRIDE`]-th step `i` of a loop, free otherwise.
     #[inline]
     pub fn check_every(&self, i: usize, stage: &'static str) -> Result<()> {
-        if i % Self::STRIDE == 0 {
+        if i.is_multiple_of(Self::STRIDE) {
             self.check(stage)
         } else {
             Ok(())

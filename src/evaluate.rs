@@ -450,8 +450,9 @@ pub fn is_gold_class(class: u8) -> bool {
 // ---------------------------------------------------------------------------------------------
 // Segmentations as partitions
 
-/// Cluster per node of the *Basic+Merge* segmentation: the segments of `seg` (meant for the
-/// Basic variant), with adjacent segments of equal template flag merged.
+/// Cluster per node of the *Basic+Merge* segmentation: the segments of `seg` (the paper merges
+/// the Basic variant's; Smooth+Merge merges Smooth's), with adjacent segments of equal template
+/// flag merged.
 ///
 /// Two segments are *adjacent* when a word of one directly follows a word of the other among
 /// the visible words of the page in document order; merging is transitive (union–find), so a
@@ -588,8 +589,11 @@ pub struct AnnotatedScores {
     pub basic_merge: f64,
     /// ARI of the Smooth segments.
     pub smooth: f64,
-    /// Clusters (segments holding words) of Basic, Basic+Merge and Smooth.
-    pub clusters: [usize; 3],
+    /// ARI of the Smooth segments with adjacent same-flag segments merged: the regions a user
+    /// gets by joining neighbouring segments of equal flag, whatever their score levels.
+    pub smooth_merge: f64,
+    /// Clusters (segments holding words) of Basic, Basic+Merge, Smooth and Smooth+Merge.
+    pub clusters: [usize; 4],
     /// Template confusion with the annotation as truth (classes 1–3 content, the rest
     /// template), for Basic and Smooth.
     pub template: [TemplateCounts; 2],
@@ -614,6 +618,7 @@ pub fn evaluate_annotated(
     let tb = table(&both.basic.segment_of);
     let tm = table(&merged);
     let ts = table(&both.smooth.segment_of);
+    let tsm = table(&merged_clusters(dom, vis, &both.smooth));
     let truth: Vec<bool> = classes.iter().map(|&c| !is_gold_class(c)).collect();
     let counts = |seg: &Segmentation| template_counts(dom, vis, &truth, &predicted_template(seg));
     let gold_rule = gold.map(|g| {
@@ -630,7 +635,8 @@ pub fn evaluate_annotated(
         basic: tb.ari(),
         basic_merge: tm.ari(),
         smooth: ts.ari(),
-        clusters: [tb.clusters(), tm.clusters(), ts.clusters()],
+        smooth_merge: tsm.ari(),
+        clusters: [tb.clusters(), tm.clusters(), ts.clusters(), tsm.clusters()],
         template: [counts(&both.basic), counts(&both.smooth)],
         gold_rule,
     }

@@ -101,6 +101,12 @@ features! {
     LIST_ITEM_WORD_SHARE = "list_item_word_share": "Share of the subtree's words inside <li>, 0..1; 0 with no words.",
     IMAGES_PER_100_WORDS = "images_per_100_words": "Visible <img> elements in the subtree per 100 words (images when no words: the count itself).",
     FORM_CONTROLS = "form_controls": "Form controls (input, button, select, textarea) in the subtree, log-scaled by the model.",
+    PARENT_WORD_SHARE = "parent_word_share": "The subtree's words / its parent's words, 0..1; 0 when the parent has no words.",
+    PARENT_LINK_DENSITY = "parent_link_density": "The parent's link density (words in links / words), 0..1; 0 with no words or no parent.",
+    PAGE_WORDS = "page_words": "Visible words of the whole page (the same on every node: lets trees condition on the page).",
+    PAGE_LINK_DENSITY = "page_link_density": "The whole page's link density, 0..1 (link-heavy listings and hubs against articles).",
+    PAGE_LIST_ITEM_SHARE = "page_list_item_share": "Share of the page's words inside <li>, 0..1.",
+    PAGE_PARAGRAPHS_PER_100_WORDS = "page_paragraphs_per_100_words": "<p> elements of the page per 100 page words; 0 on a page without words.",
 }
 
 /// Feature rows for all nodes, row-major (`COUNT` values per node).
@@ -110,6 +116,12 @@ pub struct FeatureMatrix {
 }
 
 impl FeatureMatrix {
+    /// A matrix from rows of [`COUNT`] values laid end to end (a partial last row is dropped).
+    pub fn from_data(mut data: Vec<f32>) -> Self {
+        data.truncate(data.len() / COUNT * COUNT);
+        FeatureMatrix { data }
+    }
+
     /// The features of node `i`.
     pub fn row(&self, i: usize) -> &[f32] {
         &self.data[i * COUNT..(i + 1) * COUNT]
@@ -334,6 +346,16 @@ pub fn compute_with_layout(
             100.0 * c.images as f32 / words
         };
         row[f::FORM_CONTROLS] = c.controls as f32;
+        if i > 0 {
+            let pc = &counts[dom.node(i).parent as usize];
+            row[f::PARENT_WORD_SHARE] = ratio(words, pc.words as f32);
+            row[f::PARENT_LINK_DENSITY] = ratio(pc.linked_words as f32, pc.words as f32);
+        }
+        let whole = &counts[0];
+        row[f::PAGE_WORDS] = page_words;
+        row[f::PAGE_LINK_DENSITY] = ratio(whole.linked_words as f32, page_words);
+        row[f::PAGE_LIST_ITEM_SHARE] = ratio(whole.list_words as f32, page_words);
+        row[f::PAGE_PARAGRAPHS_PER_100_WORDS] = ratio(100.0 * whole.paragraphs as f32, page_words);
     }
     PageFeatures {
         visible,

@@ -24,7 +24,8 @@
 //! - Hints for common layouts: inline-style `width` / `max-width` (px, %, em, rem, pt, vw) with
 //!   `margin: auto` centring; `display: inline | inline-block | block`; `float: left | right`
 //!   boxes sit side by side (wrapping to a new row when full) beside the following content of
-//!   their container, which gets the remaining width (`clear` ends that); `<aside>` and
+//!   their container, which gets the remaining width (`clear` ends that, and so does a
+//!   remaining band under 120 px, which content clears as a browser's line boxes do); `<aside>` and
 //!   `role=complementary` form a right sidebar ([`DEFAULT_SIDEBAR_WIDTH`]) beside their block
 //!   siblings; a floated box without a width shrinks to its content's estimated width.
 //! - The body has the browser's 8-px margin, lists and `<dd>` indent by 40 px, blockquote and
@@ -214,6 +215,10 @@ enum Disp {
     /// A table cell inside a row: a block container with the row's share of width.
     Cell,
 }
+
+/// Narrowest band (px) left beside floats that content still flows into; narrower, it goes
+/// below them (a browser pushes line boxes down until their content fits).
+const MIN_BAND_BESIDE_FLOATS: f32 = 120.0;
 
 // Per-node flags.
 const FLOAT_LEFT: u16 = 1;
@@ -703,7 +708,15 @@ impl Work<'_> {
                 self.rect[c].w = fw;
                 continue;
             }
-            let band = (avail - lo - ro).max(0.0);
+            let mut band = (avail - lo - ro).max(0.0);
+            if lo + ro > 0.0 && band < MIN_BAND_BESIDE_FLOATS.min(avail * 0.5) {
+                // Too narrow for text beside the floats: a browser moves it below them.
+                (lo, ro) = (0.0, 0.0);
+                band = avail;
+                if !self.is_inline_level(c) {
+                    self.flags[c] |= CLEAR;
+                }
+            }
             if self.is_inline_level(c) {
                 self.aux[c] = (cx + lo, band);
                 self.rect[c].x = cx + lo;

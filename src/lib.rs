@@ -6,6 +6,7 @@
 
 pub mod align;
 pub mod blocks;
+pub mod boost;
 pub mod config;
 pub mod decode;
 pub mod dedup;
@@ -18,6 +19,7 @@ pub mod features;
 pub mod fuzzing;
 pub mod geometry;
 pub mod input;
+pub mod label;
 pub mod manifest;
 pub mod metrics;
 pub mod page;

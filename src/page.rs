@@ -10,7 +10,8 @@ use crate::{input, Limits, Result};
 /// A decoded and parsed page.
 #[derive(Debug, Clone)]
 pub struct Page {
-    /// The decoded source; node spans are byte offsets into it.
+    /// The decoded source (with an unterminated `<title>` closed, see
+    /// [`dom::close_unterminated_title`]); node spans are byte offsets into it.
     pub html: String,
     /// The DOM arena.
     pub dom: Dom,
@@ -49,7 +50,8 @@ impl Page {
                 limit: limits.max_input_bytes,
             });
         }
-        let decoded = decode_for_url(bytes, charset, url);
+        let mut decoded = decode_for_url(bytes, charset, url);
+        dom::close_unterminated_title(&mut decoded.text);
         deadline.check("decode")?;
         let dom = dom::parse_within(&decoded.text, limits, deadline)?;
         Ok(Page {

@@ -91,28 +91,44 @@ impl Analysis {
 
     /// The main text: visible non-template text in document order, one block per line.
     ///
-    /// When every word of the page is judged template, the text of boilerpipe's content
-    /// blocks is returned instead: a page always has some main content, and an empty answer
-    /// is the worst one.
+    /// When every word of the page is judged template, the least template-like text is
+    /// returned instead (the visible text whose smoothed score is the page's lowest): a page
+    /// always has some main content, and an empty answer is the worst one. boilerpipe's
+    /// content blocks are the last resort, for a page whose text lies outside `<body>`.
     pub fn main_text(&self) -> String {
         let dom = &self.page.dom;
         let mask = self.content_mask();
-        // Elements above the body (html) are walked into; text is kept by its own flag.
-        let keep: Vec<bool> = (0..dom.len())
-            .map(|i| dom.node(i).kind != crate::dom::Kind::Text || mask[i])
-            .collect();
-        let text = render_text(dom, &self.features.visible, &keep);
+        let text = self.render_kept(|i| mask[i]);
+        if crate::text::count_words(&text) > 0 {
+            return text;
+        }
+        let y = &self.segmentation.y;
+        let visible = &self.features.visible;
+        let lowest = (0..dom.len())
+            .filter(|&i| {
+                dom.node(i).kind == crate::dom::Kind::Text
+                    && visible[i]
+                    && !y[i].is_nan()
+                    && self.features.counts[i].words > 0
+            })
+            .map(|i| y[i])
+            .fold(f32::INFINITY, f32::min);
+        let text = self.render_kept(|i| y[i] <= lowest);
         if crate::text::count_words(&text) > 0 {
             return text;
         }
         let blocks = &self.features.blocks;
+        self.render_kept(|i| {
+            let b = blocks.block_of[i];
+            b != crate::dom::NONE && self.features.block_content[b as usize]
+        })
+    }
+
+    /// The visible text of the text nodes for which `keep` holds (elements are walked into).
+    fn render_kept(&self, keep: impl Fn(usize) -> bool) -> String {
+        let dom = &self.page.dom;
         let keep: Vec<bool> = (0..dom.len())
-            .map(|i| {
-                dom.node(i).kind != crate::dom::Kind::Text || {
-                    let b = blocks.block_of[i];
-                    b != crate::dom::NONE && self.features.block_content[b as usize]
-                }
-            })
+            .map(|i| dom.node(i).kind != crate::dom::Kind::Text || keep(i))
             .collect();
         render_text(dom, &self.features.visible, &keep)
     }

@@ -2,7 +2,8 @@
 //!
 //! The smoothing tree holds the visible elements of `<body>` whose estimated box is at least
 //! [`SegmentOptions::min_area`] px²; the others are *hidden*: not scored, and their weight
-//! rolls into their nearest scored ancestor (a node with k hidden descendants weighs k+1).
+//! rolls into their nearest scored ancestor (a node with k hidden descendants weighs k+1; with
+//! [`Weight::Words`], the default, it also weighs the words it holds outside scored children).
 //! Boxes contain their children's, so the tree is closed under parents. Each node gets
 //! x from the classifier and a penalty γᵢ (by default c·A/Aᵢ, A the page area), and the
 //! exact solver of the `smoothing` crate finds the monotone y of least cost. Nodes outside
@@ -44,6 +45,18 @@ pub enum Penalty {
     Weight,
 }
 
+/// What a node weighs in the smoothing cost Σ wᵢ·|xᵢ − yᵢ|.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, clap::ValueEnum)]
+#[serde(rename_all = "kebab-case")]
+pub enum Weight {
+    /// The paper: a node with k hidden element descendants weighs k + 1.
+    Nodes,
+    /// The paper's weight plus the words the node holds itself (its text and its hidden
+    /// descendants', not its scored children's): word-F1 counts words, so a block of 300
+    /// words outweighs a dozen one-word buttons instead of being outvoted by them.
+    Words,
+}
+
 /// Settings of scoring and smoothing, one line each.
 #[derive(Debug, Clone, Copy)]
 pub struct SegmentOptions {
@@ -53,6 +66,8 @@ pub struct SegmentOptions {
     pub c: f64,
     /// The penalty's form.
     pub penalty: Penalty,
+    /// The nodes' weights.
+    pub weight: Weight,
     /// A node is template when its y is at least this.
     pub threshold: f32,
     /// Nodes with a smaller estimated area are hidden (not scored).
@@ -65,6 +80,7 @@ impl Default for SegmentOptions {
             variant: Variant::Smooth,
             c: DEFAULT_C,
             penalty: Penalty::AreaRatio,
+            weight: Weight::Words,
             threshold: DEFAULT_THRESHOLD,
             min_area: DEFAULT_MIN_AREA,
         }
@@ -84,6 +100,18 @@ pub struct Segment {
     pub words: u32,
     /// Index (into `segments`) of the enclosing segment, `None` for the root segment.
     pub parent: Option<usize>,
+}
+
+/// Each node's own words: its subtree's minus its children's (`parent[i] < i`, the root's
+/// parent [`NO_PARENT`]); never negative. O(n).
+fn own_words(parent: &[usize], subtree_words: &[f64]) -> Vec<f64> {
+    let mut own = subtree_words.to_vec();
+    for (i, &p) in parent.iter().enumerate() {
+        if p != NO_PARENT {
+            own[p] -= subtree_words[i];
+        }
+    }
+    own.iter().map(|o| o.max(0.0)).collect()
 }
 
 /// The result for one page.
@@ -161,6 +189,12 @@ pub fn segment(dom: &Dom, pf: &PageFeatures, model: &Model, opts: &SegmentOption
             }
         })
         .collect();
+    if opts.weight == Weight::Words {
+        let words: Vec<f64> = order.iter().map(|&i| pf.counts[i].words as f64).collect();
+        for (wi, o) in w.iter_mut().zip(own_words(&parent, &words)) {
+            *wi += o;
+        }
+    }
     // The root is the whole page, which is never template as a whole: pinned to 0 it leaves
     // its children free, where a high root score would force every node to template.
     let xs: Vec<f64> = order
@@ -234,5 +268,18 @@ pub fn segment(dom: &Dom, pf: &PageFeatures, model: &Model, opts: &SegmentOption
         segments,
         segment_of,
         scored,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn own_words_subtract_the_childrens() {
+        // root (10 words) → a (7) → b (2), root → c (1): own = 10−7−1, 7−2, 2, 1.
+        let parent = [NO_PARENT, 0, 1, 0];
+        let words = [10.0, 7.0, 2.0, 1.0];
+        assert_eq!(own_words(&parent, &words), vec![2.0, 5.0, 2.0, 1.0]);
     }
 }

@@ -23,7 +23,8 @@ use std::path::PathBuf;
 use rayon::prelude::*;
 
 use crate::align::align;
-use crate::classify::{auc, bucket_of, fit_bucket, sigmoid, transform, BucketModel, Model};
+use crate::boost::{self, BoostParams};
+use crate::classify::{auc, bucket_of, fit_bucket, transform, BucketModel, Model};
 use crate::features::{self, FeatureOptions, COUNT, NAMES, PAPER_COUNT};
 use crate::manifest::{Entry, Manifest};
 use crate::metrics::{word_prf, Prf};
@@ -50,6 +51,15 @@ pub enum LabelSource {
     Gold,
     /// Gold where a page has it, SiteLevel elsewhere.
     Both,
+}
+
+/// Which classifier is fitted.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum Classifier {
+    /// The paper's logistic regression per area bucket (the Basic baseline).
+    Lr,
+    /// Gradient-boosted trees over all buckets ([`crate::boost`]).
+    Boost,
 }
 
 /// Which features the classifier uses.
@@ -85,12 +95,25 @@ pub struct TrainOptions {
     pub features: FeatureSet,
 }
 
+/// What a model is fitted from: labels, features and classifier.
+#[derive(Debug, Clone, Copy)]
+pub struct FitOptions {
+    /// Label source.
+    pub labels: LabelSource,
+    /// Feature set.
+    pub features: FeatureSet,
+    /// Classifier.
+    pub classifier: Classifier,
+    /// Boosting settings (used by [`Classifier::Boost`]).
+    pub boost: BoostParams,
+}
+
 /// One scored node of a page.
 #[derive(Debug, Clone)]
 pub struct Sample {
     /// Estimated area in px².
     pub area: f32,
-    /// Transformed features, all `COUNT` of them.
+    /// The node's feature row, all `COUNT` values, untransformed.
     pub x: Vec<f32>,
     /// SiteLevel label (true = template), when the page's site could be labelled.
     pub sitelevel: Option<bool>,
@@ -234,14 +257,7 @@ fn page_samples(
     let Some(body) = dom.body() else {
         return Vec::new();
     };
-    let end = dom.node(body).end as usize;
-    let nodes: Vec<usize> = (body..end)
-        .filter(|&i| {
-            dom.node(i).kind == crate::dom::Kind::Element
-                && pf.visible[i]
-                && pf.layout.rects[i].area() >= DEFAULT_MIN_AREA
-        })
-        .collect();
+    let nodes = labelled_nodes(dom, body, &pf);
     // SiteLevel word shares: visible words in template-labelled text per subtree (all
     // visible words per subtree are already in the feature counts).
     let n = dom.len();
@@ -265,7 +281,7 @@ fn page_samples(
             let row = pf.matrix.row(i);
             Sample {
                 area: pf.layout.rects[i].area(),
-                x: (0..COUNT).map(|k| transform(k, row[k]) as f32).collect(),
+                x: row.to_vec(),
                 sitelevel: site_words.as_ref().map(|(template, labels)| {
                     let (all, t) = (pf.counts[i].words, template[i]);
                     if all == 0 {
@@ -274,10 +290,36 @@ fn page_samples(
                         2 * t > all
                     }
                 }),
-                gold: alignment.as_ref().and_then(|a| a.share(i)).map(|s| s < 0.5),
+                gold: alignment
+                    .as_ref()
+                    .and_then(|a| a.share(i))
+                    .map(gold_template),
             }
         })
         .collect()
+}
+
+/// The nodes that get labels: visible elements of `<body>` (from `body` on) whose estimated
+/// area is at least [`DEFAULT_MIN_AREA`], the nodes the pipeline scores. O(n).
+pub fn labelled_nodes(
+    dom: &crate::dom::Dom,
+    body: usize,
+    pf: &features::PageFeatures,
+) -> Vec<usize> {
+    let end = dom.node(body).end as usize;
+    (body..end)
+        .filter(|&i| {
+            dom.node(i).kind == crate::dom::Kind::Element
+                && pf.visible[i]
+                && pf.layout.rects[i].area() >= DEFAULT_MIN_AREA
+        })
+        .collect()
+}
+
+/// The gold label of a node from its content share (aligned words / words): template below
+/// one half.
+pub fn gold_template(share: f32) -> bool {
+    share < 0.5
 }
 
 /// The label a sample trains with under `source`, if any.
@@ -307,16 +349,15 @@ pub fn quartile_edges(areas: &mut [f32]) -> Vec<f64> {
 pub fn fit(
     records: &[PageRecord],
     use_page: impl Fn(&PageRecord) -> bool,
-    labels: LabelSource,
-    set: FeatureSet,
+    fo: &FitOptions,
     provenance: String,
 ) -> Result<Model> {
-    let names = set.names();
+    let names = fo.features.names();
     let cols = crate::classify::columns_of(&names)?;
     let mut rows: Vec<(f32, &Sample, bool)> = Vec::new();
     for r in records.iter().filter(|r| use_page(r)) {
         for s in &r.samples {
-            if let Some(y) = label(s, labels) {
+            if let Some(y) = label(s, fo.labels) {
                 rows.push((s.area, s, y));
             }
         }
@@ -326,7 +367,52 @@ pub fn fit(
     }
     let mut areas: Vec<f32> = rows.iter().map(|r| r.0).collect();
     let edges = quartile_edges(&mut areas);
-    let buckets = (0..=edges.len())
+    let mut model = Model {
+        format: crate::classify::FORMAT.into(),
+        version: crate::classify::VERSION,
+        columns: cols.clone(),
+        features: names,
+        bucket_edges: edges.clone(),
+        buckets: Vec::new(),
+        boost: None,
+        provenance,
+    };
+    if fo.classifier == Classifier::Boost {
+        let x: Vec<Vec<f32>> = rows
+            .iter()
+            .map(|r| cols.iter().map(|&k| r.1.x[k]).collect())
+            .collect();
+        let y: Vec<bool> = rows.iter().map(|r| r.2).collect();
+        // Classes weigh the same in total, as the regressions' balanced down-sampling does, and
+        // a node weighs ln(2 + words) more: word-F1 counts words, so long blocks matter more,
+        // but not linearly, or one long article would outweigh a page of short items.
+        let pos = y.iter().filter(|&&t| t).count().max(1) as f32;
+        let neg = (y.len() as f32 - pos).max(1.0);
+        let half = y.len() as f32 / 2.0;
+        let w: Vec<f32> = y
+            .iter()
+            .zip(&rows)
+            .map(|(&t, r)| {
+                let words = r.1.x[crate::features::f::NUM_WORDS];
+                let class = if t { half / pos } else { half / neg };
+                class * (2.0 + words).ln()
+            })
+            .collect();
+        let mut forest = boost::fit(
+            &boost::Samples {
+                rows: &x,
+                labels: &y,
+                weights: &w,
+            },
+            &fo.boost,
+        );
+        forest
+            .resolve(&cols)
+            .map_err(|e| Error::Model(format!("boosted trees: {e}")))?;
+        model.boost = Some(forest);
+        return Ok(model);
+    }
+    model.buckets = (0..=edges.len())
         .map(|b| {
             let mine: Vec<&(f32, &Sample, bool)> = rows
                 .iter()
@@ -334,22 +420,14 @@ pub fn fit(
                 .collect();
             let x: Vec<Vec<f64>> = mine
                 .iter()
-                .map(|r| cols.iter().map(|&k| r.1.x[k] as f64).collect())
+                .map(|r| cols.iter().map(|&k| transform(k, r.1.x[k])).collect())
                 .collect();
             let y: Vec<bool> = mine.iter().map(|r| r.2).collect();
             fit_bucket(&x, &y, ALPHA, 0x5eed + b as u64, MAX_PER_CLASS)
                 .map_err(|e| Error::Model(format!("bucket {b}: {e}")))
         })
         .collect::<Result<Vec<BucketModel>>>()?;
-    Ok(Model {
-        format: crate::classify::FORMAT.into(),
-        version: crate::classify::VERSION,
-        columns: cols,
-        features: names,
-        bucket_edges: edges,
-        buckets,
-        provenance,
-    })
+    Ok(model)
 }
 
 /// Per-bucket accuracy and AUC of `model` on the samples of pages for which `use_page` holds.
@@ -365,14 +443,7 @@ pub fn validate(
         for s in &r.samples {
             if let Some(y) = label(s, labels) {
                 let b = bucket_of(edges, s.area as f64);
-                let m = &model.buckets[b];
-                let z: f64 = model
-                    .columns
-                    .iter()
-                    .enumerate()
-                    .map(|(j, &k)| m.coef[j] * (s.x[k] as f64 - m.mean[j]) / m.std[j])
-                    .sum();
-                per[b].0.push(sigmoid(z + m.intercept));
+                per[b].0.push(model.score(&s.x) as f64);
                 per[b].1.push(y);
             }
         }
@@ -391,7 +462,7 @@ pub fn validate(
                     if b == 0 { 0.0 } else { edges[b - 1] },
                     edges.get(b).copied().unwrap_or(f64::INFINITY),
                 ),
-                train: (model.buckets[b].train_samples, 0.5),
+                train: (model.buckets.get(b).map_or(0, |m| m.train_samples), 0.5),
                 val: (
                     ys.len(),
                     ys.iter().filter(|y| **y).count() as f64 / ys.len().max(1) as f64,
@@ -410,14 +481,13 @@ pub fn validate(
 /// When a fold's model cannot be fitted.
 pub fn cross_validate(
     records: &[PageRecord],
-    labels: LabelSource,
-    set: FeatureSet,
+    fo: &FitOptions,
     opts: &Options,
     limits: &crate::Limits,
 ) -> Result<Vec<(usize, Prf)>> {
     let mut out = Vec::new();
     for k in 0..FOLDS {
-        let model = fit(records, |r| r.fold() != k, labels, set, String::new())?;
+        let model = fit(records, |r| r.fold() != k, fo, String::new())?;
         let mine: Vec<usize> = (0..records.len())
             .filter(|&i| records[i].fold() == k && records[i].entry.gold.is_some())
             .collect();

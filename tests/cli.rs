@@ -39,6 +39,7 @@ fn every_command_has_help() {
         "dedup",
         "view",
         "bench",
+        "label",
     ] {
         let out = bin().args([cmd, "--help"]).output().unwrap();
         assert!(out.status.success(), "{cmd} --help failed");
@@ -161,8 +162,8 @@ fn variants_and_flags_are_accepted() {
 }
 
 #[test]
-fn train_is_deterministic() {
-    let Some(data) = common::data_or_skip("train_is_deterministic") else {
+fn train_lr_is_deterministic() {
+    let Some(data) = common::data_or_skip("train_lr_is_deterministic") else {
         return;
     };
     let dir = std::env::temp_dir().join(format!("pagelevel-train-{}", std::process::id()));
@@ -170,7 +171,14 @@ fn train_is_deterministic() {
     let train = |name: &str| {
         let out = dir.join(name);
         let status = bin()
-            .args(["train", "--sets", "cleaneval-dev", "--data"])
+            .args([
+                "train",
+                "--classifier",
+                "lr",
+                "--sets",
+                "cleaneval-dev",
+                "--data",
+            ])
             .arg(&data)
             .arg("--out")
             .arg(&out)
@@ -188,5 +196,128 @@ fn train_is_deterministic() {
     assert_eq!(a, b);
     let m = pagelevel::classify::Model::from_json(&a).unwrap();
     assert_eq!(m.buckets.len(), 4);
+    assert!(m.boost.is_none());
     std::fs::remove_dir_all(&dir).ok();
+}
+
+/// `pagelevel train` with its defaults, run on two threads, rebuilds the embedded model byte
+/// for byte.
+#[test]
+fn train_reproduces_the_embedded_model() {
+    let Some(data) = common::data_or_skip("train_reproduces_the_embedded_model") else {
+        return;
+    };
+    let out = std::env::temp_dir().join(format!("pagelevel-model-{}.json", std::process::id()));
+    let status = bin()
+        .args(["-j", "2", "train", "--data"])
+        .arg(&data)
+        .arg("--out")
+        .arg(&out)
+        .output()
+        .unwrap();
+    assert!(
+        status.status.success(),
+        "{}",
+        String::from_utf8_lossy(&status.stderr)
+    );
+    let trained = std::fs::read_to_string(&out).unwrap();
+    std::fs::remove_file(&out).ok();
+    let embedded = pagelevel::classify::EMBEDDED_JSON;
+    assert!(
+        trained == embedded,
+        "retrained model differs from data/model.json ({} vs {} bytes); retrain with `pagelevel train`",
+        trained.len(),
+        embedded.len()
+    );
+    assert!(pagelevel::classify::Model::embedded().boost.is_some());
+}
+
+#[test]
+fn label_writes_content_shares_per_node() {
+    // The nav's and the footer's "read more" must not take the gold's one, which belongs to
+    // the last paragraph: the alignment keeps document order.
+    let dir = std::env::temp_dir().join(format!("pagelevel-label-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(
+        dir.join("p.html"),
+        "<html><body><div id=nav><a href=/>Home</a> <a href=/a>Read more</a></div>\
+         <div id=main><h1>Tidal mill rebuilt</h1><p>Volunteers rebuilt the tidal mill over two \
+         summers and it grinds flour again.</p><p>Read more about the mill</p></div>\
+         <div id=foot>Read more news</div></body></html>",
+    )
+    .unwrap();
+    std::fs::write(
+        dir.join("p.txt"),
+        "Tidal mill rebuilt\nVolunteers rebuilt the tidal mill over two summers and it grinds \
+         flour again.\nRead more about the mill\n",
+    )
+    .unwrap();
+    std::fs::write(
+        dir.join("manifest.jsonl"),
+        "{\"id\": \"p\", \"html\": \"p.html\", \"gold\": \"p.txt\"}\n\
+         {\"id\": \"q\", \"html\": \"missing.html\", \"gold\": \"p.txt\"}\n\
+         {\"id\": \"r\", \"html\": \"p.html\"}\n",
+    )
+    .unwrap();
+    let run = |jobs: &str| {
+        bin()
+            .args(["label", "-j", jobs, "--manifest"])
+            .arg(dir.join("manifest.jsonl"))
+            .output()
+            .unwrap()
+    };
+    let out = run("1");
+    assert_eq!(out.status.code(), Some(1), "the missing page fails");
+    assert_eq!(
+        out.stdout,
+        run("2").stdout,
+        "identical for any thread count"
+    );
+    let v = lines(&out.stdout);
+    let node = |path: &str| {
+        v.iter()
+            .find(|l| l["path"] == path)
+            .unwrap_or_else(|| panic!("{path} not labelled: {v:?}"))
+    };
+    // 3 nav words, 21 main words (3 + 13 + 5), 3 footer words.
+    let body = node("/html/body");
+    assert_eq!(
+        (body["words"].as_u64(), body["aligned"].as_u64()),
+        (Some(27), Some(21))
+    );
+    assert_eq!(body["share"].as_f64(), Some(0.7778));
+    let nav = node("/html/body/div[1]");
+    assert_eq!(
+        (nav["words"].as_u64(), nav["aligned"].as_u64()),
+        (Some(3), Some(0))
+    );
+    assert_eq!(nav["template"], true);
+    let main = node("/html/body/div[2]");
+    assert_eq!(
+        (main["words"].as_u64(), main["aligned"].as_u64()),
+        (Some(21), Some(21))
+    );
+    assert_eq!(
+        (main["share"].as_f64(), &main["template"]),
+        (Some(1.0), &serde_json::json!(false))
+    );
+    assert_eq!(node("/html/body/div[2]/p[2]")["aligned"].as_u64(), Some(5));
+    assert_eq!(node("/html/body/div[3]")["aligned"].as_u64(), Some(0));
+    // The failing page gives one error line; the page without gold gives none.
+    let errors: Vec<_> = v.iter().filter(|l| l.get("error").is_some()).collect();
+    assert_eq!(errors.len(), 1);
+    assert_eq!(errors[0]["id"], "q");
+    assert!(v.iter().all(|l| l["id"] != "r"));
+    // --features adds every feature by name.
+    let out = bin()
+        .args(["label", "--features", "--manifest"])
+        .arg(dir.join("manifest.jsonl"))
+        .output()
+        .unwrap();
+    let first = &lines(&out.stdout)[0];
+    assert_eq!(
+        first["features"].as_object().unwrap().len(),
+        pagelevel::features::NAMES.len()
+    );
 }

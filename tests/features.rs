@@ -58,6 +58,29 @@ fn link_features_by_hand() {
 }
 
 #[test]
+fn parent_and_page_features_by_hand() {
+    let html = r#"<html><body>
+        <div id=wrap><p id=lead>One two three four five six</p><ul><li><a href="/a">Seven eight</a></li></ul></div>
+        <p id=other>Nine ten</p></body></html>"#;
+    let (p, pf) = page(html, None);
+    let lead = pf.matrix.row(find(&p, "lead"));
+    let wrap = pf.matrix.row(find(&p, "wrap"));
+    // The page: 10 words, 2 of them linked and inside <li>, 2 <p> elements.
+    for row in [lead, wrap] {
+        assert_eq!(row[f::PAGE_WORDS], 10.0);
+        assert!((row[f::PAGE_LINK_DENSITY] - 0.2).abs() < 1e-6);
+        assert!((row[f::PAGE_LIST_ITEM_SHARE] - 0.2).abs() < 1e-6);
+        assert!((row[f::PAGE_PARAGRAPHS_PER_100_WORDS] - 20.0).abs() < 1e-4);
+    }
+    // lead holds 6 of wrap's 8 words; wrap's link density is 2/8.
+    assert!((lead[f::PARENT_WORD_SHARE] - 0.75).abs() < 1e-6);
+    assert!((lead[f::PARENT_LINK_DENSITY] - 0.25).abs() < 1e-6);
+    // wrap holds 8 of the body's 10 words.
+    assert!((wrap[f::PARENT_WORD_SHARE] - 0.8).abs() < 1e-6);
+    assert!((wrap[f::PARENT_LINK_DENSITY] - 0.2).abs() < 1e-6);
+}
+
+#[test]
 fn geometry_features_by_hand() {
     let html = "<body><div id=a style='width:640px'>left</div><div id=b>below</div></body>";
     let (p, pf) = page(html, None);

@@ -182,6 +182,14 @@ fn floats_and_sidebars() {
     // A centred, width-limited column.
     let (d, l) = lay("<body><div id=w style='max-width:964px;margin:0 auto'>x</div></body>");
     assert_rect(l.rects[id(&d, "w")], 158.0, 8.0, 964.0, 18.0);
+
+    // A float leaving 64 px (under 120) beside it: the paragraph goes below it at full width,
+    // instead of wrapping one glyph per line.
+    let (d, l) = lay(
+        "<body><div id=f style='float:left;width:1200px;height:50px'>x</div><p id=p>some words here</p></body>",
+    );
+    assert_rect(l.rects[id(&d, "f")], 8.0, 8.0, 1200.0, 50.0);
+    assert_rect(l.rects[id(&d, "p")], 8.0, 58.0, 1264.0, 18.0);
 }
 
 fn temp_file(name: &str, contents: &str) -> PathBuf {

@@ -1,9 +1,9 @@
 //! Criterion bench: the fast solver and the reference on three synthetic shapes at
-//! 1k, 10k and 100k nodes.
+//! 1k, 10k and 100k nodes, and on three adversarial paths.
 //!
 //! The reference needs `8 n m` bytes (800 MB at n = m = 10,000), so it runs at 1k and
-//! 10k only; 100k would need 80 GB. Peak memory is measured separately by the `profile`
-//! example (see the README).
+//! 10k only (1k only on the adversarial paths); 100k would need 80 GB. Peak memory is
+//! measured separately by the `profile` example (see the README).
 
 #[path = "common/shapes.rs"]
 mod shapes;
@@ -13,7 +13,12 @@ use std::time::Duration;
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
 
 fn bench(c: &mut Criterion) {
-    for shape in shapes::SHAPES {
+    for shape in shapes::SHAPES.into_iter().chain(shapes::ADVERSARIAL) {
+        let reference_up_to = if shapes::SHAPES.contains(&shape) {
+            10_000
+        } else {
+            1_000
+        };
         let mut group = c.benchmark_group(shape);
         group
             .sample_size(10)
@@ -25,7 +30,7 @@ fn bench(c: &mut Criterion) {
             group.bench_with_input(BenchmarkId::new("fast", n), &t, |b, t| {
                 b.iter(|| smoothing::solve(&t.parent, &t.x, &t.w, &t.gamma).unwrap())
             });
-            if n <= 10_000 {
+            if n <= reference_up_to {
                 group.bench_with_input(BenchmarkId::new("reference", n), &t, |b, t| {
                     b.iter(|| smoothing::reference::solve(&t.parent, &t.x, &t.w, &t.gamma).unwrap())
                 });

@@ -30,246 +30,9 @@
 //! Where the cap binds, the node starts a new segment at the rank attaining `S`; these
 //! capped rank runs are all the top-down reconstruction needs.
 
+use crate::slopes::Slopes;
 use crate::tree::Problem;
 use crate::{SmoothError, Smoothed, NO_PARENT};
-
-/// Lazy segment tree over the `G = m - 1` gaps between consecutive distinct scores.
-/// Each gap holds the slope of the function there. Nodes are laid out in preorder
-/// (`2G - 1` of them, no padding): the node over gaps `l..r` has its left child at
-/// `node + 1` and its right child at `node + 2 (mid - l)`. Recursion depth is
-/// `log2 G`.
-struct Slopes<'a> {
-    vals: &'a [f64],
-    gaps: usize,
-    mn: Vec<f64>,
-    mx: Vec<f64>,
-    /// Sum over the node's gaps of `slope * gap length`.
-    sum: Vec<f64>,
-    /// Pending operation for the children: assign this value if `assign`, else add it.
-    lazy: Vec<f64>,
-    assign: Vec<bool>,
-}
-
-/// Children of `node` over gaps `l..r`, and the split point.
-#[inline]
-fn kids(node: usize, l: usize, r: usize) -> (usize, usize, usize) {
-    let mid = (l + r) / 2;
-    (node + 1, node + 2 * (mid - l), mid)
-}
-
-impl<'a> Slopes<'a> {
-    fn new(vals: &'a [f64]) -> Self {
-        let gaps = vals.len() - 1;
-        let n = 2 * gaps - 1;
-        Slopes {
-            vals,
-            gaps,
-            mn: vec![0.0; n],
-            mx: vec![0.0; n],
-            sum: vec![0.0; n],
-            lazy: vec![0.0; n],
-            assign: vec![false; n],
-        }
-    }
-
-    /// Length in `v` of gaps `l..r`.
-    fn len(&self, l: usize, r: usize) -> f64 {
-        self.vals[r] - self.vals[l]
-    }
-
-    fn apply_set(&mut self, node: usize, l: usize, r: usize, c: f64) {
-        self.mn[node] = c;
-        self.mx[node] = c;
-        self.sum[node] = c * self.len(l, r);
-        self.lazy[node] = c;
-        self.assign[node] = true;
-    }
-
-    fn apply_add(&mut self, node: usize, l: usize, r: usize, c: f64) {
-        self.mn[node] += c;
-        self.mx[node] += c;
-        self.sum[node] += c * self.len(l, r);
-        // A pending assign absorbs the add; so does a pending add.
-        self.lazy[node] += c;
-    }
-
-    fn push(&mut self, node: usize, l: usize, r: usize) {
-        let (a, b, mid) = kids(node, l, r);
-        let c = self.lazy[node];
-        if self.assign[node] {
-            self.apply_set(a, l, mid, c);
-            self.apply_set(b, mid, r, c);
-            self.assign[node] = false;
-        } else if c != 0.0 {
-            self.apply_add(a, l, mid, c);
-            self.apply_add(b, mid, r, c);
-        }
-        self.lazy[node] = 0.0;
-    }
-
-    fn pull(&mut self, node: usize, l: usize, r: usize) {
-        let (a, b, _) = kids(node, l, r);
-        self.mn[node] = self.mn[a].min(self.mn[b]);
-        self.mx[node] = self.mx[a].max(self.mx[b]);
-        self.sum[node] = self.sum[a] + self.sum[b];
-    }
-
-    /// Sets every slope to 0.
-    fn reset(&mut self) {
-        self.apply_set(0, 0, self.gaps, 0.0);
-    }
-
-    /// Adds `c` to the slopes of gaps `ql..qr`.
-    fn range_add(&mut self, ql: usize, qr: usize, c: f64) {
-        if ql < qr && c != 0.0 {
-            self.update(0, 0, self.gaps, ql, qr, c, false);
-        }
-    }
-
-    /// Sets the slopes of gaps `ql..qr` to `c`.
-    fn range_set(&mut self, ql: usize, qr: usize, c: f64) {
-        if ql < qr {
-            self.update(0, 0, self.gaps, ql, qr, c, true);
-        }
-    }
-
-    #[allow(clippy::too_many_arguments)]
-    fn update(&mut self, node: usize, l: usize, r: usize, ql: usize, qr: usize, c: f64, set: bool) {
-        if qr <= l || r <= ql {
-            return;
-        }
-        if ql <= l && r <= qr {
-            if set {
-                self.apply_set(node, l, r, c);
-            } else {
-                self.apply_add(node, l, r, c);
-            }
-            return;
-        }
-        self.push(node, l, r);
-        let (a, b, mid) = kids(node, l, r);
-        self.update(a, l, mid, ql, qr, c, set);
-        self.update(b, mid, r, ql, qr, c, set);
-        self.pull(node, l, r);
-    }
-
-    /// Sum of `slope * gap length` over gaps `0..k`, i.e. `g(v_k) - g(v_0)`.
-    fn prefix(&mut self, k: usize) -> f64 {
-        let (mut node, mut l, mut r, mut acc) = (0, 0, self.gaps, 0.0);
-        loop {
-            if k >= r {
-                return acc + self.sum[node];
-            }
-            if k <= l {
-                return acc;
-            }
-            self.push(node, l, r);
-            let (a, b, mid) = kids(node, l, r);
-            if k <= mid {
-                node = a;
-                r = mid;
-            } else {
-                acc += self.sum[a];
-                node = b;
-                l = mid;
-            }
-        }
-    }
-
-    /// The smallest rank `k` in `lo + 1..=hi` with `c(prefix(k))`, where `c` is false
-    /// at `lo`, true at `hi` and monotone on `lo..=hi`. One descent, `O(log m)`.
-    fn first_rank(&mut self, lo: usize, hi: usize, mut c: impl FnMut(f64) -> bool) -> usize {
-        let (mut node, mut l, mut r, mut acc) = (0, 0, self.gaps, 0.0);
-        while r - l > 1 {
-            self.push(node, l, r);
-            let (a, b, mid) = kids(node, l, r);
-            let at_mid = acc + self.sum[a];
-            let left = if mid <= lo {
-                false
-            } else if mid > hi {
-                true
-            } else {
-                c(at_mid)
-            };
-            if left {
-                node = a;
-                r = mid;
-            } else {
-                acc = at_mid;
-                node = b;
-                l = mid;
-            }
-        }
-        r
-    }
-
-    /// The last gap before `qr` whose slope is negative.
-    fn last_negative(&mut self, qr: usize) -> Option<usize> {
-        self.last_where(0, 0, self.gaps, qr, true)
-    }
-
-    /// The last gap before `qr` whose slope is positive.
-    fn last_positive(&mut self, qr: usize) -> Option<usize> {
-        self.last_where(0, 0, self.gaps, qr, false)
-    }
-
-    fn last_where(
-        &mut self,
-        node: usize,
-        l: usize,
-        r: usize,
-        qr: usize,
-        neg: bool,
-    ) -> Option<usize> {
-        let hit = if neg {
-            self.mn[node] < 0.0
-        } else {
-            self.mx[node] > 0.0
-        };
-        if l >= qr || !hit {
-            return None;
-        }
-        if r - l == 1 {
-            return Some(l);
-        }
-        self.push(node, l, r);
-        let (a, b, mid) = kids(node, l, r);
-        self.last_where(b, mid, r, qr, neg)
-            .or_else(|| self.last_where(a, l, mid, qr, neg))
-    }
-
-    /// Appends the maximal runs of equal slope in gaps `ql..qr` as `(start, slope)`.
-    fn pieces(&mut self, ql: usize, qr: usize, out: &mut Vec<(u32, f64)>) {
-        out.clear();
-        self.collect(0, 0, self.gaps, ql, qr, out);
-    }
-
-    #[allow(clippy::too_many_arguments)]
-    fn collect(
-        &mut self,
-        node: usize,
-        l: usize,
-        r: usize,
-        ql: usize,
-        qr: usize,
-        out: &mut Vec<(u32, f64)>,
-    ) {
-        if qr <= l || r <= ql {
-            return;
-        }
-        if self.mn[node] == self.mx[node] && ql <= l && r <= qr || r - l == 1 {
-            let s = self.mn[node];
-            if !matches!(out.last(), Some(p) if p.1 == s) {
-                out.push((l.max(ql) as u32, s));
-            }
-            return;
-        }
-        self.push(node, l, r);
-        let (a, b, mid) = kids(node, l, r);
-        self.collect(a, l, mid, ql, qr, out);
-        self.collect(b, mid, r, ql, qr, out);
-    }
-}
 
 /// A finished path top's function, for its parent: value at `v_0`, slope of gap 0, and
 /// slope changes `(k, d)` meaning "add `d` to the slopes of gaps `k..`" (unsorted).
@@ -397,15 +160,17 @@ const LONG_PATH: usize = 64;
 /// the whole score range on a long path, and `K_i` can reach `m` at every node of a
 /// short path under a large subtree. Measured (README): DOM-like and random trees grow
 /// about like `n log n`; paths with sorted scores, with one huge segment, and with
-/// classifier-like noisy scores (about 3.3 runs per node at `n = 100,000`) grow
-/// near-linearly too, with the segment tree's larger constant.
+/// classifier-like noisy scores (about 3.3 runs per node at `n = 100,000`; 5.9 with
+/// uniform scores) grow near-linearly too, with the segment tree's larger constant.
 ///
-/// Memory is `O(n + m)`, never `O(n m)`: about 30 bytes per node, the live
-/// light-child breakpoint lists (16 bytes each), 12 bytes per capped run kept for the
-/// reconstruction, and, only if some heavy path has 64 nodes or more, the segment tree:
-/// `2m - 3` nodes of 33 bytes (four `f64` and a flag; about 6.6 MB at
-/// `m = 100,000`). No recursion depends on the tree's depth; the segment tree recurses
-/// `log2 m` deep.
+/// Memory is `O(n + m)`, never `O(n m)`: about 44 bytes per node (the input copied
+/// into heavy-first order, 28; pending child functions and capped-run ranges, 16),
+/// the live light-child breakpoint lists (16 bytes each), 12 bytes per capped run kept
+/// for the reconstruction, and, only if some heavy path has 64 nodes or more, the
+/// segment tree:
+/// `m - 1` slopes plus `2 (m - 1) / 16` nodes of 48 bytes, about 14 bytes per distinct
+/// score (1.4 MB at `m = 100,000`). No recursion depends on the tree's depth; the
+/// segment tree recurses `log2(m / 16)` deep.
 ///
 /// # Example
 /// ```
@@ -419,68 +184,64 @@ pub fn solve(
     w: &[f64],
     gamma: &[f64],
 ) -> Result<Smoothed, SmoothError> {
-    let Some(p) = Problem::new(parent, x, w, gamma)? else {
+    let Some(mut p) = Problem::new(parent, x, w, gamma)? else {
         return Ok(Smoothed::empty());
     };
     let n = p.n();
-    let vals = &p.vals;
-    let m = vals.len();
+    let m = p.vals.len();
     if m == 1 {
         // One distinct score: a single segment costs only the root's penalty.
         return Ok(p.finish(&vec![0; n], gamma[p.root]));
     }
     let gaps = m - 1;
-    // Heavy child = child with the largest subtree.
-    let mut heavy = vec![NONE; n];
-    {
-        let mut size = vec![1u32; n];
-        let mut best = vec![0u32; n];
-        for &i in p.order.iter().rev() {
-            let i = i as usize;
-            let q = parent[i];
-            if q != NO_PARENT {
-                size[q] += size[i];
-                if size[i] > best[q] {
-                    best[q] = size[i];
-                    heavy[q] = i as u32;
-                }
-            }
-        }
-    }
+    // Relabel the nodes in heavy-first preorder: every heavy path becomes a run of
+    // consecutive positions and every subtree a range, so the passes below read their
+    // arrays sequentially instead of chasing random parent indices (a random tree's
+    // parents are scattered; the cache misses cost more than the arithmetic).
+    let lay = Layout::new(&p);
+    // The layout replaces the BFS order and the per-node ranks.
+    (p.order, p.rank) = (Vec::new(), Vec::new());
+    let vals = &p.vals;
+    let Layout {
+        ppos,
+        node_of,
+        rank,
+        w,
+        gamma,
+    } = &lay;
+    let is_heavy = |pos: usize| pos > 0 && ppos[pos] as usize == pos - 1;
     let mut seg: Option<Slopes<'_>> = None;
     let mut acc: Vec<Option<Box<Flat>>> = (0..n).map(|_| None).collect();
     let mut jumps: Vec<Jump> = Vec::new();
     let mut jump_range = vec![(0u32, 0u32); n];
-    let mut path: Vec<u32> = Vec::new();
-    let (mut pieces, mut pts, mut out) = (Vec::new(), Vec::new(), Vec::new());
+    let (mut pieces, mut pts, mut out, mut bounds) =
+        (Vec::new(), Vec::new(), Vec::new(), Vec::new());
     let mut root_rank = 0u32;
     let mut cost = 0.0;
-    // Reverse BFS order meets every path top after all tops below it.
-    for &t in p.order.iter().rev() {
-        let t = t as usize;
-        let q = parent[t];
-        if q != NO_PARENT && heavy[q] as usize == t {
+    // Reverse preorder meets every path top after all tops below it.
+    for t in (0..n).rev() {
+        if is_heavy(t) {
             continue;
         }
-        path.clear();
-        let mut v = t as u32;
-        while v != NONE {
-            path.push(v);
-            v = heavy[v as usize];
+        // The path is positions t..=e, processed bottom-up.
+        let mut e = t;
+        while e + 1 < n && is_heavy(e + 1) && ppos[e + 1] as usize == e {
+            e += 1;
         }
+        let q = if t == 0 { NONE } else { ppos[t] };
+        let path = (t..e + 1).rev();
         if path.len() < LONG_PATH {
             // Short path: each node sweeps its whole function.
             let mut f = Flat::default();
-            for &i in path.iter().rev() {
-                let i = i as usize;
+            for i in path {
                 if let Some(light) = acc[i].take() {
                     f.add(*light);
                 }
                 if w[i] > 0.0 {
-                    f.add_abs(w[i], p.rank[i], vals);
+                    f.add_abs(w[i], rank[i], vals);
                 }
                 f.evaluate(vals, &mut pts);
-                if i == p.root {
+                if i == 0 {
                     let (mut arg, mut min) = (0, f64::INFINITY);
                     for &(k, val) in &pts {
                         if val < min {
@@ -496,8 +257,8 @@ pub fn solve(
                 jump_range[i] = (start, jumps.len() as u32);
                 f.set_points(&out, vals);
             }
-            if q != NO_PARENT {
-                match &mut acc[q] {
+            if q != NONE {
+                match &mut acc[q as usize] {
                     Some(a) => a.add(f),
                     slot => *slot = Some(Box::new(f)),
                 }
@@ -507,23 +268,22 @@ pub fn solve(
         let seg = seg.get_or_insert_with(|| Slopes::new(vals));
         seg.reset();
         let mut base = 0.0; // g(v_0)
-        for &i in path.iter().rev() {
-            let i = i as usize;
+        for i in path {
             if let Some(light) = acc[i].take() {
                 base += light.base;
-                seg.range_add(0, gaps, light.slope0);
+                seg.add_all(light.slope0);
                 for &(k, d) in &light.bps {
                     seg.range_add(k as usize, gaps, d);
                 }
             }
             if w[i] > 0.0 {
-                let r = p.rank[i] as usize;
-                base += w[i] * (x[i] - vals[0]);
-                seg.range_add(0, r, -w[i]);
-                seg.range_add(r, gaps, w[i]);
+                let r = rank[i] as usize;
+                base += w[i] * (vals[r] - vals[0]);
+                seg.add_all(w[i]);
+                seg.prefix_add(r, -2.0 * w[i]);
             }
-            if i == p.root {
-                seg.pieces(0, gaps, &mut pieces);
+            if i == 0 {
+                seg.pieces(&mut pieces);
                 let (mut val, mut min, mut arg) = (base, base, 0u32);
                 for (j, &(k, s)) in pieces.iter().enumerate() {
                     let end = pieces.get(j + 1).map_or(gaps, |p| p.0 as usize);
@@ -537,12 +297,12 @@ pub fn solve(
                 continue;
             }
             let start = jumps.len() as u32;
-            base = cap_node(seg, base, gamma[i], vals, &mut jumps);
+            base = cap_node(seg, base, gamma[i], vals, &mut bounds, &mut jumps);
             jump_range[i] = (start, jumps.len() as u32);
         }
-        if q != NO_PARENT {
+        if q != NONE {
             // Hand the top's function to its parent as slope changes.
-            seg.pieces(0, gaps, &mut pieces);
+            seg.pieces(&mut pieces);
             let mut flat = Flat {
                 base,
                 slope0: pieces[0].1,
@@ -551,7 +311,7 @@ pub fn solve(
             for w2 in pieces.windows(2) {
                 flat.bps.push((w2[1].0, w2[1].1 - w2[0].1));
             }
-            match &mut acc[q] {
+            match &mut acc[q as usize] {
                 Some(a) => a.add(flat),
                 slot => *slot = Some(Box::new(flat)),
             }
@@ -559,22 +319,105 @@ pub fn solve(
     }
     drop(acc);
     drop(seg);
-    // Top-down: a node keeps its parent's rank unless that rank falls in a capped run.
-    let mut y = vec![0u32; n];
-    y[p.root] = root_rank;
-    for &i in p.order.iter().skip(1) {
-        let i = i as usize;
+    // Top-down (preorder puts parents first): a node keeps its parent's rank unless
+    // that rank falls in a capped run.
+    let mut y_pos = vec![0u32; n];
+    y_pos[0] = root_rank;
+    for i in 1..n {
         let (s, e) = jump_range[i];
         // Runs are stored right to left: descending `lo`.
         let runs = &jumps[s as usize..e as usize];
-        let k = y[parent[i]];
+        let k = y_pos[ppos[i] as usize];
         let idx = runs.partition_point(|run| run.lo > k);
-        y[i] = match runs.get(idx) {
+        y_pos[i] = match runs.get(idx) {
             Some(run) if run.hi >= k => run.to,
             _ => k,
         };
     }
+    drop((jumps, jump_range));
+    let mut y = vec![0u32; n];
+    for (pos, &v) in node_of.iter().enumerate() {
+        y[v as usize] = y_pos[pos];
+    }
+    drop(y_pos);
+    drop(lay);
     Ok(p.finish(&y, cost))
+}
+
+/// The input in heavy-first preorder positions: the root at 0, a node's heavy child
+/// (largest subtree) right after it, then its light children's subtrees.
+struct Layout {
+    /// Position of the parent (unused at the root).
+    ppos: Vec<u32>,
+    /// The original node at each position.
+    node_of: Vec<u32>,
+    rank: Vec<u32>,
+    w: Vec<f64>,
+    gamma: Vec<f64>,
+}
+
+impl Layout {
+    /// `O(n)`, iterative.
+    fn new(p: &Problem<'_>) -> Layout {
+        let n = p.n();
+        let parent = p.parent;
+        let mut size = vec![1u32; n];
+        let mut heavy = vec![NONE; n];
+        for &i in p.order.iter().rev() {
+            let q = parent[i as usize];
+            if q != NO_PARENT {
+                size[q] += size[i as usize];
+                if heavy[q] == NONE || size[i as usize] > size[heavy[q] as usize] {
+                    heavy[q] = i;
+                }
+            }
+        }
+        // In BFS order a parent is placed before its children: the heavy child goes
+        // right after it, light children's subtrees one after another after the heavy
+        // subtree (`next[q]`: the next free position for a light child of `q`).
+        let mut pos = vec![0u32; n];
+        let mut next = vec![0u32; n];
+        for &v in &p.order {
+            let v = v as usize;
+            let q = parent[v];
+            if q != NO_PARENT {
+                pos[v] = if heavy[q] as usize == v {
+                    pos[q] + 1
+                } else {
+                    let at = next[q];
+                    next[q] += size[v];
+                    at
+                };
+            }
+            next[v] = pos[v]
+                + 1
+                + if heavy[v] == NONE {
+                    0
+                } else {
+                    size[heavy[v] as usize]
+                };
+        }
+        drop((size, heavy, next));
+        let mut lay = Layout {
+            ppos: vec![NONE; n],
+            node_of: vec![0; n],
+            rank: vec![0; n],
+            w: vec![0.0; n],
+            gamma: vec![0.0; n],
+        };
+        for v in 0..n {
+            let at = pos[v] as usize;
+            if parent[v] != NO_PARENT {
+                lay.ppos[at] = pos[parent[v]];
+            }
+            lay.node_of[at] = v as u32;
+            lay.rank[at] = p.rank[v];
+            lay.w[at] = p.w[v];
+            lay.gamma[at] = p.gamma[v];
+        }
+        drop(pos);
+        lay
+    }
 }
 
 /// Replaces `g` (value `base` at `v_0`, slopes in `seg`) by `f = min(g, gamma + S)`,
@@ -592,28 +435,24 @@ fn cap_node(
     base: f64,
     gamma: f64,
     vals: &[f64],
+    bounds: &mut Vec<(u32, f64)>,
     jumps: &mut Vec<Jump>,
 ) -> f64 {
-    let gaps = vals.len() - 1;
-    let Some(last_dec) = seg.last_negative(gaps) else {
+    // Run starts and the original g there, found before any write.
+    seg.runs(bounds);
+    let Some(&(b0, p0)) = bounds.first() else {
         return base;
     };
-    let mut b = last_dec + 1;
-    let gq = base + seg.prefix(b);
+    let gq = base + p0;
     // S(b) and where it is attained.
-    let (mut s_val, mut s_arg) = (gq, b as u32);
+    let (mut s_val, mut s_arg) = (gq, b0);
     let mut new_base = base;
     let gap = |k: usize| vals[k + 1] - vals[k];
     // Runs alternate: the one ending at the last decreasing gap falls, the next rises...
     // `gb` is the original g(b): writes of a run only touch gaps right of its start.
-    let (mut falling, mut gb) = (true, gq);
-    while b > 0 {
-        let a = if falling {
-            seg.last_positive(b).map_or(0, |j| j + 1)
-        } else {
-            seg.last_negative(b).map_or(0, |j| j + 1)
-        };
-        let ga = base + seg.prefix(a);
+    let (mut falling, mut b, mut gb) = (true, b0 as usize, gq);
+    for &(a, pa) in &bounds[1..] {
+        let (a, ga) = (a as usize, base + pa);
         let level = gamma + s_val;
         if falling && ga > level {
             // Ranks a..=k1 are capped (values fall from ga to g(b)).

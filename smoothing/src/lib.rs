@@ -47,6 +47,7 @@ mod error;
 mod fast;
 pub mod jsonl;
 pub mod reference;
+mod slopes;
 mod tree;
 
 pub use error::SmoothError;

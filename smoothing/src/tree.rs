@@ -118,14 +118,8 @@ impl<'a> Problem<'a> {
             let node = seen.iter().position(|s| !s).unwrap_or(0);
             return Err(SmoothError::Cycle { node });
         }
-        let mut vals: Vec<f64> = x.to_vec();
-        vals.sort_unstable_by(f64::total_cmp);
-        vals.dedup();
-        // -0.0 and 0.0 compare equal but dedup keeps both only if adjacent and unequal: fine.
-        let rank = x
-            .iter()
-            .map(|&xi| vals.partition_point(|&v| v < xi) as u32)
-            .collect();
+        drop((children, child_start));
+        let (vals, rank) = ranks(x);
         Ok(Some(Problem {
             parent,
             x,
@@ -154,9 +148,59 @@ impl<'a> Problem<'a> {
     }
 }
 
+/// The distinct scores ascending, and each score's index among them. Scores must lie in
+/// `[0, 1]` (checked by the caller), where `-0.0` and `0.0` count as one score.
+///
+/// One sort of `(bits, node)` pairs and one pass: the bit patterns of non-negative
+/// floats order like the floats, and the pass writes ranks directly instead of a binary
+/// search per node (whose scattered reads cost more than the sort at 100k nodes).
+/// `O(n log n)` time, `16 n` bytes of scratch.
+fn ranks(x: &[f64]) -> (Vec<f64>, Vec<u32>) {
+    // `+ 0.0` turns -0.0 into 0.0, whose bits would otherwise sort last.
+    let mut keyed: Vec<(u64, u32)> = x
+        .iter()
+        .enumerate()
+        .map(|(i, &xi)| ((xi + 0.0).to_bits(), i as u32))
+        .collect();
+    keyed.sort_unstable();
+    let mut vals = Vec::new();
+    let mut rank = vec![0u32; x.len()];
+    let mut last = None;
+    for &(bits, i) in &keyed {
+        if last != Some(bits) {
+            vals.push(f64::from_bits(bits));
+            last = Some(bits);
+        }
+        rank[i as usize] = (vals.len() - 1) as u32;
+    }
+    drop(keyed);
+    // Kept for the whole solve: give back the doubling slack.
+    vals.shrink_to_fit();
+    (vals, rank)
+}
+
 /// Nodes whose value differs from their parent's, plus the root, ascending.
 pub(crate) fn segment_roots(parent: &[usize], y: &[f64]) -> Vec<usize> {
     (0..parent.len())
         .filter(|&i| parent[i] == NO_PARENT || y[i] != y[parent[i]])
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::ranks;
+
+    #[test]
+    fn ranks_are_indices_among_the_distinct_scores() {
+        let (vals, rank) = ranks(&[0.5, 0.0, 1.0, 0.5, 0.25, -0.0]);
+        assert_eq!(vals, vec![0.0, 0.25, 0.5, 1.0]);
+        assert_eq!(rank, vec![2, 0, 3, 2, 1, 0]);
+    }
+
+    #[test]
+    fn one_distinct_score_has_rank_zero() {
+        let (vals, rank) = ranks(&[0.75; 3]);
+        assert_eq!(vals, vec![0.75]);
+        assert_eq!(rank, vec![0, 0, 0]);
+    }
 }

@@ -18,6 +18,46 @@ pub use sink::{parse, parse_within};
 pub use tag::Tag;
 pub use visible::visibility;
 
+/// Closes a `<title>` that is never closed, before the next `<`; returns whether it did.
+///
+/// A `<title>` is raw text up to `</title>`, so a page that never closes it (broken templates
+/// and truncated captures do) parses into one huge title and an empty body, which a reader of
+/// the source would not see. Old parsers (libxml2's, Java's) end the title at the next tag;
+/// so does this. Pages with a `</title>` anywhere are left as they are.
+///
+/// # Complexity
+/// O(length of the text), no allocation unless it inserts.
+pub fn close_unterminated_title(html: &mut String) -> bool {
+    let bytes = html.as_bytes();
+    let find = |from: usize, pat: &[u8]| {
+        memchr::memchr_iter(b'<', &bytes[from..])
+            .map(|k| from + k)
+            .find(|&k| {
+                bytes[k..].len() >= pat.len() && bytes[k..k + pat.len()].eq_ignore_ascii_case(pat)
+            })
+    };
+    let Some(open) = find(0, b"<title") else {
+        return false;
+    };
+    if !matches!(
+        bytes.get(open + 6),
+        Some(b'>' | b' ' | b'\t' | b'\n' | b'\r' | b'/')
+    ) {
+        return false;
+    }
+    if find(open, b"</title").is_some() {
+        return false;
+    }
+    let Some(gt) = memchr::memchr(b'>', &bytes[open..]).map(|k| open + k) else {
+        return false;
+    };
+    let Some(next) = memchr::memchr(b'<', &bytes[gt..]).map(|k| gt + k) else {
+        return false;
+    };
+    html.insert_str(next, "</title>");
+    true
+}
+
 /// html5ever's options, shared by the arena sink and the rcdom reference. Scripting is off, as
 /// in a browser without JavaScript, so `<noscript>` content is parsed as markup: some sites
 /// (Discourse forums, for one) put their whole content there for crawlers.
@@ -120,6 +160,7 @@ pub fn keep_attr(name: &str) -> bool {
             | "role"
             | "style"
             | "hidden"
+            | "open"
             | "alt"
             | "title"
             | "itemprop"
@@ -554,6 +595,31 @@ impl Builder<'_> {
         }
         self.dom.source_len = source_len as u32;
         self.dom
+    }
+}
+
+#[cfg(test)]
+mod title_tests {
+    use super::close_unterminated_title;
+
+    #[test]
+    fn closes_only_an_unterminated_title() {
+        let mut s =
+            "<html><head><TITLE>News (Site)js();\n<script>x</script></head><body><p>Hi".to_string();
+        assert!(close_unterminated_title(&mut s));
+        assert_eq!(
+            s,
+            "<html><head><TITLE>News (Site)js();\n</title><script>x</script></head><body><p>Hi"
+        );
+        let closed = "<title>A</TITLE><p>b";
+        let mut t = closed.to_string();
+        assert!(!close_unterminated_title(&mut t));
+        assert_eq!(t, closed);
+        for other in ["<titles>x<p>", "<p>no title", "<title>never ends"] {
+            let mut t = other.to_string();
+            assert!(!close_unterminated_title(&mut t));
+            assert_eq!(t, other);
+        }
     }
 }
 

@@ -7,16 +7,26 @@ use super::{Dom, Kind, Tag};
 /// `visible[i]` is false when node `i` renders nothing: it is or lies inside script, style,
 /// head, template and the other never-rendered elements ([`Tag::is_invisible`]), or an element
 /// with the `hidden` attribute, `aria-hidden="true"`, or an inline `display:none` /
-/// `visibility:hidden`; comments and doctypes are never visible.
+/// `visibility:hidden`, a `<dialog>` without `open`, or a modal (`aria-modal="true"`): the
+/// browser's first render shows neither until a script opens it. Tab panels (`role=tabpanel`)
+/// are shown however they are hidden: the tabs not selected are one click away and belong to
+/// the page's content (documentation's code samples per language). Comments and doctypes are
+/// never visible.
 ///
 /// `<noscript>` content is hidden, as for a reader with JavaScript, unless the rest of the
 /// page shows fewer than [`NOSCRIPT_FALLBACK_WORDS`] words and the noscript content has more:
 /// then the page is one that serves its content to readers without JavaScript only.
 ///
+/// An element hidden by an attribute that holds most of the page's words is shown anyway
+/// ([`REVEAL_SHARE`]): a script reveals it a moment after the first render.
+///
 /// # Complexity
-/// O(n), plus one more pass and a word count of the text when the fallback is considered.
+/// O(n) plus a word count of the page's text; one more pass when a fallback applies.
 pub fn visibility(dom: &Dom) -> Vec<bool> {
-    let vis = visibility_with(dom, false);
+    let mut vis = visibility_with(dom, false, &[]);
+    if let Some(revealed) = reveal_bulk(dom, &vis) {
+        vis = revealed;
+    }
     // Counting stops at the threshold: most pages pass it within their first few texts.
     let words = |vis: &[bool], cap: usize| -> usize {
         let mut total = 0;
@@ -34,7 +44,7 @@ pub fn visibility(dom: &Dom) -> Vec<bool> {
     if seen >= NOSCRIPT_FALLBACK_WORDS || !dom.nodes().iter().any(|n| n.tag == Tag::NOSCRIPT) {
         return vis;
     }
-    let with = visibility_with(dom, true);
+    let with = visibility_with(dom, true, &[]);
     if words(&with, usize::MAX) > seen {
         with
     } else {
@@ -42,10 +52,83 @@ pub fn visibility(dom: &Dom) -> Vec<bool> {
     }
 }
 
+/// An element hidden by an attribute or inline style whose subtree holds more than this share of
+/// the page's renderable words is shown (see [`reveal_bulk`])...
+pub const REVEAL_SHARE: f64 = 0.5;
+
+/// ...when the first render shows at most this share of them.
+pub const REVEAL_VISIBLE_SHARE: f64 = 0.25;
+
+/// The visibility with the page's bulk revealed, when an attribute hides most of the page.
+///
+/// Pages hide their whole content until a script shows it (anti-flicker wrappers with
+/// `display:none`; consent dialogs that set `aria-hidden` on everything behind them): a reader
+/// sees that content a moment later. So when the first render shows at most
+/// [`REVEAL_VISIBLE_SHARE`] of the words that are not inside never-rendered tags, an element
+/// that hides more than [`REVEAL_SHARE`] of them is shown, unless it is a dialog or a modal
+/// (consent centres list hundreds of vendors; they are overlays, never the page). Returns
+/// `None` when nothing is revealed (the usual case).
+///
+/// # Complexity
+/// O(n) plus a word count of the page's text when the visible words fall below the share.
+fn reveal_bulk(dom: &Dom, vis: &[bool]) -> Option<Vec<bool>> {
+    let n = dom.len();
+    // Words under each node, counting text that some attribute could hide but no tag does.
+    let mut under = vec![0u32; n];
+    let mut renderable = vec![true; n];
+    let mut visible_words = 0u64;
+    for i in 1..n {
+        let node = dom.node(i);
+        let p = node.parent as usize;
+        renderable[i] = renderable[p]
+            && match node.kind {
+                Kind::Element => !node.tag.is_invisible() || node.foreign,
+                Kind::Text => true,
+                _ => false,
+            };
+        if node.kind == Kind::Text && renderable[i] {
+            let w = crate::text::count_words(dom.text(i)) as u32;
+            under[i] = w;
+            if vis[i] {
+                visible_words += u64::from(w);
+            }
+        }
+    }
+    for i in (1..n).rev() {
+        let p = dom.node(i).parent as usize;
+        under[p] += under[i];
+    }
+    let total = f64::from(under[0]);
+    if visible_words as f64 > REVEAL_VISIBLE_SHARE * total {
+        return None;
+    }
+    let overlay = |i: usize| {
+        (dom.node(i).tag == Tag::DIALOG && !dom.node(i).foreign)
+            || dom
+                .attrs(i)
+                .any(|(k, v)| k == "aria-modal" && v.trim().eq_ignore_ascii_case("true"))
+    };
+    let reveal: Vec<bool> = (0..n)
+        .map(|i| {
+            renderable[i]
+                && dom.node(i).kind == Kind::Element
+                && f64::from(under[i]) > REVEAL_SHARE * total
+                && !overlay(i)
+        })
+        .collect();
+    reveal
+        .iter()
+        .zip(vis)
+        .any(|(&r, &v)| r && !v)
+        .then(|| visibility_with(dom, false, &reveal))
+}
+
 /// Below this many visible words, `<noscript>` content is shown (see [`visibility`]).
 pub const NOSCRIPT_FALLBACK_WORDS: usize = 50;
 
-fn visibility_with(dom: &Dom, show_noscript: bool) -> Vec<bool> {
+/// Visibility with `<noscript>` shown or not; elements marked in `reveal` ignore the attributes
+/// and styles that would hide them.
+fn visibility_with(dom: &Dom, show_noscript: bool, reveal: &[bool]) -> Vec<bool> {
     let n = dom.len();
     let mut vis = vec![true; n];
     for i in 1..n {
@@ -55,6 +138,9 @@ fn visibility_with(dom: &Dom, show_noscript: bool) -> Vec<bool> {
             && match node.kind {
                 Kind::Element if show_noscript && node.tag == Tag::NOSCRIPT => {
                     !hidden_element(dom, i, Tag::SPAN)
+                }
+                Kind::Element if reveal.get(i) == Some(&true) => {
+                    !node.tag.is_invisible() || node.foreign
                 }
                 Kind::Element => !hidden_element(dom, i, node.tag),
                 // Fallback text of replaced elements is never rendered (iframe contents are
@@ -74,15 +160,26 @@ pub fn hidden_element(dom: &Dom, i: usize, tag: Tag) -> bool {
     if tag.is_invisible() && !dom.node(i).foreign {
         return true;
     }
+    let dialog = tag == Tag::DIALOG && !dom.node(i).foreign;
+    // Tab panels not selected are one click away and belong to what the page says.
+    if dom
+        .attrs(i)
+        .any(|(k, v)| k == "role" && v.trim().eq_ignore_ascii_case("tabpanel"))
+    {
+        return false;
+    }
+    let mut open = false;
     for (k, v) in dom.attrs(i) {
         match k {
             "hidden" => return true,
+            "open" => open = true,
+            "aria-modal" if v.trim().eq_ignore_ascii_case("true") => return true,
             "aria-hidden" if v.trim().eq_ignore_ascii_case("true") => return true,
             "style" if style_hides(v) => return true,
             _ => {}
         }
     }
-    false
+    dialog && !open
 }
 
 /// Inline style `display:none` or `visibility:hidden` (any spacing and case).
@@ -107,7 +204,8 @@ mod tests {
         // 60 words in the first paragraph keep the noscript fallback off.
         let long = "a ".repeat(60);
         let html = "<body><p>A</p><div hidden><p>b</p></div><div style='DISPLAY : none !important'>c</div>\
-                    <span aria-hidden=true>d</span><script>e</script><noscript>f</noscript><p>g</p>\
+                    <span aria-hidden=true>d</span><dialog>d2</dialog><dialog open>g0</dialog>\
+                    <div role=dialog aria-modal=true>d3</div><script>e</script><noscript>f</noscript><div role=tabpanel hidden style=display:none>t</div><p>g</p>\
                     <iframe>document.write('x')</iframe></body>"
             .replace("<p>A</p>", &format!("<p>{long}</p>"));
         let dom = crate::dom::parse(&html, &crate::Limits::default()).unwrap();
@@ -116,7 +214,7 @@ mod tests {
             .filter(|&i| vis[i] && dom.node(i).kind == Kind::Text)
             .map(|i| dom.text(i))
             .collect();
-        assert_eq!(seen.replace(' ', ""), format!("{}g", "a".repeat(60)));
+        assert_eq!(seen.replace(' ', ""), format!("{}g0tg", "a".repeat(60)));
     }
 
     #[test]
@@ -140,5 +238,46 @@ mod tests {
             "<body><div id=app></div><noscript><div class=post>{words}</div></noscript></body>"
         );
         assert!(text(&forum).starts_with("word word"));
+    }
+
+    #[test]
+    fn the_bulk_of_a_page_hidden_by_an_attribute_is_revealed() {
+        let text = |html: &str| {
+            let dom = crate::dom::parse(html, &crate::Limits::default()).unwrap();
+            let vis = visibility(&dom);
+            (0..dom.len())
+                .filter(|&i| vis[i] && dom.node(i).kind == Kind::Text)
+                .map(|i| dom.text(i).trim().to_string())
+                .filter(|t| !t.is_empty())
+                .collect::<Vec<_>>()
+                .join("|")
+        };
+        // A consent banner aria-hides the page behind it: the first render shows 3 of the 15
+        // words outside never-rendered tags (≤ 0.25) and `main` holds 12 (> 0.5), so it is
+        // shown; the menu inside it (2 of 15) keeps its display:none; script text never counts.
+        let consent = "<body><div role=region>We use cookies</div>\
+                       <main aria-hidden=true><p>one two three four five six seven eight</p>\
+                       <ul style=display:none><li>menu item</li></ul><p>nine ten</p>\
+                       <script>var x = 'a b c d e f g h i j k l m n o p'</script></main></body>";
+        assert_eq!(
+            text(consent),
+            "We use cookies|one two three four five six seven eight|nine ten"
+        );
+        // With 4 words shown (4 of 16 = 0.25 is still revealed) and 5 (5 of 17 > 0.25) not.
+        let shown =
+            |banner: &str| text(&consent.replace("We use cookies", banner)).contains("nine ten");
+        assert!(shown("We use cookies here"));
+        assert!(!shown("We use cookies right here"));
+        // Hidden elements holding half the words or less keep their attribute, even when the
+        // first render shows only 1 word of 7.
+        let menu = "<body><p>one</p><nav hidden>a b c</nav><div hidden>d e f</div></body>";
+        assert_eq!(text(menu), "one");
+        // A modal never is the page, however many words it lists.
+        let modal = "<body><p>one</p><div role=dialog aria-modal=true>a b c d e f g h</div></body>";
+        assert_eq!(text(modal), "one");
+        // An anti-flicker wrapper around the whole body.
+        let wrapper =
+            "<body><div style='display: none'><h1>Title here</h1><p>x y z</p></div></body>";
+        assert_eq!(text(wrapper), "Title here|x y z");
     }
 }

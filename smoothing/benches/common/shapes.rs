@@ -18,6 +18,10 @@ pub struct Tree {
 /// The bench shapes, by name.
 pub const SHAPES: [&str; 3] = ["random", "dom", "chain"];
 
+/// Adversarial paths for the segment tree, by name: scores rising with no penalty
+/// (every node its own segment), one huge segment (`gamma = 1e9`), uniform scores.
+pub const ADVERSARIAL: [&str; 3] = ["chain-sorted", "chain-one-segment", "chain-uniform"];
+
 /// Builds shape `name` with `n` nodes.
 pub fn build(name: &str, n: usize, seed: u64) -> Tree {
     match name {

@@ -19,6 +19,9 @@ pub struct Args {
     /// Also time html5ever into markup5ever_rcdom (the reference DOM).
     #[arg(long)]
     rcdom: bool,
+    /// A model JSON file instead of the embedded one.
+    #[arg(long)]
+    model: Option<PathBuf>,
     /// Timing rounds over all pages; each page's median over rounds is kept.
     #[arg(long, default_value_t = 1)]
     rounds: usize,
@@ -41,7 +44,10 @@ pub fn run(args: Args) -> anyhow::Result<usize> {
     }
     let total_bytes: usize = pages.iter().map(|p| p.0.len()).sum();
     let opts = FeatureOptions::default();
-    let model = pagelevel::classify::Model::embedded();
+    let model = &match &args.model {
+        Some(p) => pagelevel::classify::Model::from_json(&std::fs::read_to_string(p)?)?,
+        None => pagelevel::classify::Model::embedded().clone(),
+    };
     let popts = pagelevel::pipeline::Options::default();
     type Work<'a> = Box<dyn Fn(&[u8], Option<&str>) + 'a>;
     let mut work: Vec<(&'static str, Work)> = vec![(
@@ -79,6 +85,19 @@ pub fn run(args: Args) -> anyhow::Result<usize> {
             let d = decode::decode_for_url(b, None, u);
             if let Ok(dom) = dom::parse(&d.text, &limits) {
                 std::hint::black_box(features::compute(&dom, u, &opts));
+            }
+        }),
+    ));
+    work.push((
+        "parse + features + classifier scores",
+        Box::new(|b, u| {
+            let d = decode::decode_for_url(b, None, u);
+            if let Ok(dom) = dom::parse(&d.text, &limits) {
+                let pf = features::compute(&dom, u, &opts);
+                let scored: Vec<bool> = (0..dom.len())
+                    .map(|i| pf.visible[i] && pf.layout.rects[i].area() >= popts.segment.min_area)
+                    .collect();
+                std::hint::black_box(model.score_all(&pf.matrix, &scored));
             }
         }),
     ));

@@ -32,7 +32,7 @@ Tables (markdown on stdout):
               are skipped); \"annotation\" = L3S-GN1 x-nc-sel spans (1-3 content), on the
               annotated copies, when entries have an `annotated` field.
   --ari       on entries with an `annotated` field (L3S-GN1): adjusted Rand index of Basic,
-              Basic+Merge and Smooth segments against the annotation classes, items = words.
+              Basic+Merge, Smooth and Smooth+Merge segments against the annotation classes, items = words.
 See docs/eval.md for the exact definitions.")]
 pub struct Args {
     /// Manifest with gold texts (e.g. ../shared/data/wcxb-dev/manifest.jsonl).
@@ -334,10 +334,11 @@ fn ari_table(scored: &[Scored]) {
     println!("| segmentation | pages | ARI mean | ARI median | clusters per page (mean) |");
     println!("|---|---:|---:|---:|---:|");
     type Row = (&'static str, fn(&AnnotatedScores) -> f64, usize);
-    let rows: [Row; 3] = [
+    let rows: [Row; 4] = [
         ("Basic", |a| a.basic, 0),
         ("Basic+Merge", |a| a.basic_merge, 1),
         ("Smooth", |a| a.smooth, 2),
+        ("Smooth+Merge", |a| a.smooth_merge, 3),
     ];
     for (name, f, k) in rows {
         let mut v: Vec<f64> = pages.iter().map(f).collect();
@@ -375,6 +376,7 @@ fn write_pages(path: &std::path::Path, scored: &[Scored]) -> anyhow::Result<()> 
             v["template_f1_annotation"] = f1s(&a.template);
             v["ari"] = serde_json::json!({
                 "basic": a.basic, "basic_merge": a.basic_merge, "smooth": a.smooth,
+                "smooth_merge": a.smooth_merge,
             });
         }
         if let Some(e) = &s.error {

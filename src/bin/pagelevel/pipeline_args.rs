@@ -6,7 +6,7 @@ use pagelevel::classify::Model;
 use pagelevel::config::{DEFAULT_MAX_INPUT_BYTES, DEFAULT_MAX_NODES, DEFAULT_TIMEOUT_MS};
 use pagelevel::pipeline::Options;
 use pagelevel::segment::{
-    Penalty, SegmentOptions, Variant, DEFAULT_C, DEFAULT_MIN_AREA, DEFAULT_THRESHOLD,
+    Penalty, SegmentOptions, Variant, Weight, DEFAULT_C, DEFAULT_MIN_AREA, DEFAULT_THRESHOLD,
 };
 use pagelevel::Limits;
 
@@ -94,6 +94,9 @@ pub struct PipelineArgs {
     /// Form of the segment penalty.
     #[arg(long, value_enum, default_value_t = Penalty::AreaRatio)]
     pub penalty: Penalty,
+    /// What a node weighs in the smoothing cost.
+    #[arg(long, value_enum, default_value_t = Weight::Words)]
+    pub weight: Weight,
     /// A node is template when its smoothed score is at least this.
     #[arg(long, default_value_t = DEFAULT_THRESHOLD)]
     pub threshold: f32,
@@ -123,6 +126,7 @@ impl PipelineArgs {
                 variant: self.variant,
                 c: self.c,
                 penalty: self.penalty,
+                weight: self.weight,
                 threshold: self.threshold,
                 min_area: self.min_area,
             },

@@ -1,12 +1,15 @@
-//! `pagelevel train`: fits the per-area-bucket classifiers and writes the model JSON;
+//! `pagelevel train`: fits the node classifier (boosted trees or per-area-bucket regressions)
+//! and writes the model JSON;
 //! `--cv` also reports out-of-fold word-F1 (folds by site). Deterministic.
 
 use std::collections::BTreeMap;
 use std::path::PathBuf;
 
+use pagelevel::boost::BoostParams;
 use pagelevel::site::RunOptions;
 use pagelevel::train::{
-    collect, cross_validate, fit, validate, FeatureSet, LabelSource, TrainOptions,
+    collect, cross_validate, fit, validate, Classifier, FeatureSet, FitOptions, LabelSource,
+    TrainOptions,
 };
 
 use crate::pipeline_args::PipelineArgs;
@@ -30,12 +33,30 @@ pub struct Args {
     /// Feature set: paper (the paper's and boilerpipe's) or all.
     #[arg(long, value_enum, default_value_t = FeatureSet::All)]
     features: FeatureSet,
+    /// Classifier: lr (the paper's per-area-bucket logistic regressions) or boost (gradient-boosted trees).
+    #[arg(long, value_enum, default_value_t = Classifier::Boost)]
+    classifier: Classifier,
+    /// Boosting: number of trees.
+    #[arg(long, default_value_t = BoostParams::default().trees)]
+    trees: usize,
+    /// Boosting: depth of every tree.
+    #[arg(long, default_value_t = BoostParams::default().depth)]
+    depth: u32,
+    /// Boosting: shrinkage per tree.
+    #[arg(long, default_value_t = BoostParams::default().learning_rate)]
+    learning_rate: f32,
+    /// Boosting: share of the samples each tree sees.
+    #[arg(long, default_value_t = BoostParams::default().subsample)]
+    subsample: f64,
     /// Where to write the model (trained on all pages).
     #[arg(long, short, default_value = "data/model.json")]
     out: PathBuf,
     /// Also report out-of-fold word-F1 per set (and per page type), folds by site.
     #[arg(long)]
     cv: bool,
+    /// With --cv: also write each page's out-of-fold P/R/F1 as JSON Lines to this file.
+    #[arg(long)]
+    pages: Option<PathBuf>,
     /// Write nothing; only report.
     #[arg(long)]
     dry_run: bool,
@@ -55,6 +76,18 @@ pub fn run(args: Args) -> anyhow::Result<usize> {
         labels: args.labels,
         features: args.features,
     };
+    let fo = FitOptions {
+        labels: args.labels,
+        features: args.features,
+        classifier: args.classifier,
+        boost: BoostParams {
+            trees: args.trees,
+            depth: args.depth,
+            learning_rate: args.learning_rate,
+            subsample: args.subsample,
+            ..BoostParams::default()
+        },
+    };
     let records = collect(&opts)?;
     let samples: usize = records.iter().map(|r| r.samples.len()).sum();
     let sites: std::collections::BTreeSet<&str> = records.iter().map(|r| r.site.as_str()).collect();
@@ -64,31 +97,42 @@ pub fn run(args: Args) -> anyhow::Result<usize> {
         sites.len()
     );
 
-    let held = fit(
-        &records,
-        |r| r.fold() != 0,
-        args.labels,
-        args.features,
-        String::new(),
-    )?;
+    let held = fit(&records, |r| r.fold() != 0, &fo, String::new())?;
     let report = validate(&held, &records, |r| r.fold() == 0, args.labels);
     println!("Per-bucket validation (trained on folds 1-4, validated on fold 0's sites):\n");
     println!("| bucket | area px² | train samples (balanced) | validation samples (template share) | accuracy | AUC |");
     println!("|---|---|---:|---:|---:|---:|");
     for r in &report {
+        // The boosted model is one model over all buckets: no per-bucket training set.
+        let train = match r.train.0 {
+            0 => "– (boosted: one model)".to_string(),
+            n => n.to_string(),
+        };
         println!(
-            "| {} | {:.0} – {:.0} | {} | {} ({:.2}) | {:.3} | {:.3} |",
-            r.bucket, r.range.0, r.range.1, r.train.0, r.val.0, r.val.1, r.accuracy, r.auc
+            "| {} | {:.0} – {:.0} | {train} | {} ({:.2}) | {:.3} | {:.3} |",
+            r.bucket, r.range.0, r.range.1, r.val.0, r.val.1, r.accuracy, r.auc
         );
     }
     if args.cv {
         let scored = cross_validate(
             &records,
-            args.labels,
-            args.features,
+            &fo,
             &args.pipeline.options(),
             &args.pipeline.limits.limits(),
         )?;
+        if let Some(path) = &args.pages {
+            let mut out = String::new();
+            for (i, prf) in &scored {
+                let e = &records[*i].entry;
+                out += &serde_json::json!({
+                    "id": e.id, "set": e.set, "site": records[*i].site, "type": e.page_type,
+                    "html": e.html, "fold": records[*i].fold(), "precision": prf.precision, "recall": prf.recall, "f1": prf.f1,
+                })
+                .to_string();
+                out.push('\n');
+            }
+            std::fs::write(path, out)?;
+        }
         let mut groups: BTreeMap<String, Vec<f64>> = BTreeMap::new();
         for (i, prf) in &scored {
             let e = &records[*i].entry;
@@ -104,10 +148,11 @@ pub fn run(args: Args) -> anyhow::Result<usize> {
             }
         }
         println!(
-            "\nOut-of-fold word-F1 ({} folds by site; labels {:?}, features {:?}, variant {:?}):\n",
+            "\nOut-of-fold word-F1 ({} folds by site; labels {:?}, features {:?}, classifier {:?}, variant {:?}):\n",
             pagelevel::train::FOLDS,
             args.labels,
             args.features,
+            args.classifier,
             args.pipeline.variant
         );
         println!("| set | pages | mean F1 | median F1 |");
@@ -125,13 +170,21 @@ pub fn run(args: Args) -> anyhow::Result<usize> {
     }
     if !args.dry_run {
         let provenance = format!(
-            "pagelevel train --sets {} --labels {:?} --features {:?} (all pages)",
+            "pagelevel train --sets {} --labels {:?} --features {:?} --classifier {:?}{} (all pages)",
             args.sets.join(","),
             args.labels,
-            args.features
+            args.features,
+            args.classifier,
+            match args.classifier {
+                Classifier::Boost => format!(
+                    " --trees {} --depth {} --learning-rate {} --subsample {}",
+                    args.trees, args.depth, args.learning_rate, args.subsample
+                ),
+                Classifier::Lr => String::new(),
+            }
         )
         .to_lowercase();
-        let mut model = fit(&records, |_| true, args.labels, args.features, provenance)?;
+        let mut model = fit(&records, |_| true, &fo, provenance)?;
         for (b, r) in model.buckets.iter_mut().zip(&report) {
             b.val_accuracy = Some((r.accuracy * 1e4).round() / 1e4);
             b.val_auc = Some((r.auc * 1e4).round() / 1e4);

@@ -1,0 +1,66 @@
+from typing import Literal, TypedDict, final
+
+__all__ = ["FORMATS", "PageLevelError", "SiteLevel", "extract", "segment", "site"]
+
+FORMATS: list[str]
+
+class PageLevelError(ValueError):
+    """A page could not be read or analysed, or SiteLevel could not label a site."""
+
+class _Box(TypedDict):
+    x: float
+    y: float
+    w: float
+    h: float
+
+class _Segment(TypedDict):
+    id: int
+    path: str
+    tag: str
+    span: list[int] | None
+    box: _Box
+    score: float
+    template: bool
+    words: int
+    parent: int | None
+
+class _Label(TypedDict):
+    path: str
+    template: bool
+
+class _PageLabels(TypedDict):
+    url: str | None
+    labels: list[_Label]
+
+def extract(
+    html: bytes | str, url: str | None = None, format: Literal["text", "json"] | str = "text"
+) -> str:
+    """The page's main content: "text" (one block per line) or "json" ({"url", "text"}).
+
+    Bytes are decoded like the CLI does (BOM, <meta>, detection; gzip is unpacked); a str is
+    taken as already decoded. Raises ValueError for an unknown format, PageLevelError when
+    the page cannot be read.
+    """
+
+def segment(html: bytes | str, url: str | None = None) -> list[_Segment]:
+    """The page's segments, as in the "segments" of `pagelevel segment`."""
+
+def site(url: str) -> str | None:
+    """The registrable domain of a URL (public suffix list), as `pagelevel sitelevel` groups
+    pages; None when the URL has no http(s) host."""
+
+@final
+class SiteLevel:
+    """SiteLevel(θ): subtrees occurring on at least max(2, ⌈θ·N⌉) of a site's N pages are template."""
+
+    def __new__(cls, theta: float = 0.1) -> SiteLevel: ...
+    def add(self, url: str | None, html: bytes | str) -> int:
+        """Adds a page of the site; returns its index. Raises PageLevelError if it cannot be read."""
+    def labels(self) -> list[_PageLabels]:
+        """Per page in the order added, the template label of every element and text node
+        (the lines of `pagelevel sitelevel`). Raises PageLevelError when the site has too few
+        distinct pages."""
+    def texts(self) -> list[str]:
+        """Per page in the order added, its visible text outside templates
+        (`pagelevel sitelevel --extract`)."""
+    def __len__(self) -> int: ...

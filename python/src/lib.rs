@@ -1,0 +1,286 @@
+//! Python bindings of pagelevel: `extract`, `segment` and `SiteLevel`, built with maturin.
+//!
+//! Every call copies its input out of Python, then releases the GIL while the Rust pipeline
+//! runs, so Python threads calling in parallel use several cores. Results mirror the CLI:
+//! `segment` returns the `segments` of `pagelevel segment`, `SiteLevel.labels` the lines of
+//! `pagelevel sitelevel`, `SiteLevel.texts` those of `pagelevel sitelevel --extract`.
+
+use pagelevel::classify::Model;
+use pagelevel::pipeline::{analyze, Analysis, Options};
+use pagelevel::site::{self, SiteTree};
+use pagelevel::{Limits, Page};
+use pyo3::create_exception;
+use pyo3::exceptions::PyValueError;
+use pyo3::prelude::*;
+use pyo3::types::{PyBytes, PyString};
+
+create_exception!(
+    pagelevel,
+    PageLevelError,
+    PyValueError,
+    "A page could not be read or analysed, or SiteLevel could not label a site."
+);
+
+/// How `extract` renders an analysed page in one output format.
+type Render = fn(&Analysis) -> String;
+
+/// The output formats of `extract`, by name. Adding one (markdown, html) is one line here.
+const FORMATS: &[(&str, Render)] = &[("text", Analysis::main_text), ("json", render_json)];
+
+/// `{"url": …, "text": …}` as one JSON object (the line `pagelevel extract` prints, with the
+/// page's URL in place of its file path).
+fn render_json(a: &Analysis) -> String {
+    serde_json::json!({"url": a.page.url, "text": a.main_text()}).to_string()
+}
+
+/// The renderer of the format called `name`, or ValueError listing the known ones.
+fn format_of(name: &str) -> PyResult<Render> {
+    FORMATS
+        .iter()
+        .find(|(n, _)| *n == name)
+        .map(|(_, render)| *render)
+        .ok_or_else(|| {
+            let known: Vec<&str> = FORMATS.iter().map(|(n, _)| *n).collect();
+            PyValueError::new_err(format!(
+                "unknown format {name:?}; expected one of: {}",
+                known.join(", ")
+            ))
+        })
+}
+
+/// The bytes of `html` (bytes or str) and the transport charset they are known to be in.
+fn html_bytes(html: &Bound<'_, PyAny>) -> PyResult<(Vec<u8>, Option<&'static str>)> {
+    if let Ok(b) = html.downcast::<PyBytes>() {
+        return Ok((b.as_bytes().to_vec(), None));
+    }
+    if let Ok(s) = html.downcast::<PyString>() {
+        // A str is already decoded: its UTF-8 bytes must not be re-detected as another charset.
+        return Ok((s.to_cow()?.into_owned().into_bytes(), Some("utf-8")));
+    }
+    Err(pyo3::exceptions::PyTypeError::new_err(format!(
+        "html must be bytes or str, not {}",
+        html.get_type().name()?
+    )))
+}
+
+/// Decodes (gunzipping bytes that start with the gzip magic) and parses one page.
+fn parse(bytes: &[u8], charset: Option<&str>, url: Option<&str>) -> Result<Page, String> {
+    let limits = Limits::default();
+    let what = url.unwrap_or("<html>");
+    let raw = pagelevel::input::read_bytes(bytes, what, &limits).map_err(|e| e.to_string())?;
+    Page::from_bytes(&raw, url, charset, &limits).map_err(|e| format!("{what}: {e}"))
+}
+
+/// Parses and analyses one page with the embedded model and the CLI's default settings.
+fn analyse(bytes: &[u8], charset: Option<&str>, url: Option<&str>) -> Result<Analysis, String> {
+    let page = parse(bytes, charset, url)?;
+    Ok(analyze(page, Model::embedded(), &Options::default()))
+}
+
+/// The segments of an analysed page, as `pagelevel segment` prints them.
+fn segments_json(a: &Analysis) -> serde_json::Value {
+    let dom = &a.page.dom;
+    let segments: Vec<serde_json::Value> = a
+        .segmentation
+        .segments
+        .iter()
+        .enumerate()
+        .map(|(k, s)| {
+            let node = dom.node(s.node);
+            let r = a.features.layout.rects[s.node];
+            let span = node
+                .span
+                .is_known()
+                .then_some([node.span.start, node.span.end]);
+            serde_json::json!({
+                "id": k,
+                "path": dom.path(s.node),
+                "tag": dom.tag_name(s.node),
+                "span": span,
+                "box": {"x": r.x, "y": r.y, "w": r.w, "h": r.h},
+                "score": (s.score as f64 * 1e4).round() / 1e4,
+                "template": s.template,
+                "words": s.words,
+                "parent": s.parent,
+            })
+        })
+        .collect();
+    serde_json::Value::Array(segments)
+}
+
+/// A JSON text as Python objects, through the standard library's `json.loads`.
+fn json_to_py(py: Python<'_>, json: &str) -> PyResult<PyObject> {
+    Ok(py.import("json")?.call_method1("loads", (json,))?.unbind())
+}
+
+/// The main content of one page: the CLI's pipeline (decode, parse, layout, features,
+/// classifier, smoothing, render), linear in the page's size apart from smoothing.
+#[pyfunction]
+#[pyo3(signature = (html, url=None, format="text"))]
+fn extract(
+    py: Python<'_>,
+    html: &Bound<'_, PyAny>,
+    url: Option<String>,
+    format: &str,
+) -> PyResult<String> {
+    let render = format_of(format)?;
+    let (bytes, charset) = html_bytes(html)?;
+    py.allow_threads(|| analyse(&bytes, charset, url.as_deref()).map(|a| render(&a)))
+        .map_err(PageLevelError::new_err)
+}
+
+/// The segments of one page: id, path, tag, span, box, score, template, words, parent.
+#[pyfunction]
+#[pyo3(signature = (html, url=None))]
+fn segment(py: Python<'_>, html: &Bound<'_, PyAny>, url: Option<String>) -> PyResult<PyObject> {
+    let (bytes, charset) = html_bytes(html)?;
+    let json = py
+        .allow_threads(|| {
+            analyse(&bytes, charset, url.as_deref()).map(|a| segments_json(&a).to_string())
+        })
+        .map_err(PageLevelError::new_err)?;
+    json_to_py(py, &json)
+}
+
+/// The registrable domain (public suffix list, looking through Wayback Machine captures) of
+/// a URL, as `pagelevel sitelevel` groups manifest pages; `None` without an http(s) host.
+#[pyfunction(name = "site")]
+fn site_of(url: &str) -> Option<String> {
+    pagelevel::url::site_of(&site::unwrap_wayback(url))
+}
+
+/// One added page's URL and what was computed for it (or why it failed).
+type PageResult<T> = (Option<String>, Result<T, String>);
+
+/// SiteLevel(θ) over the pages of one site: add every page, then ask for labels or texts.
+///
+/// Adding hashes the page (O(n log n) for n nodes); labels cost O(n) per page, one thread (a
+/// Spark executor core runs one site at a time). Every added page's parsed DOM is kept until
+/// the object is dropped, so memory grows with the site (the CLI re-reads its files instead).
+#[pyclass(module = "pagelevel")]
+struct SiteLevel {
+    options: sitelevel::SiteLevelOptions,
+    /// Added pages in order: URL, parsed page, index in `run`.
+    pages: Vec<(Option<String>, Page, usize)>,
+    run: sitelevel::SiteLevel,
+    finished: bool,
+}
+
+impl SiteLevel {
+    /// Finishes the run if needed and computes `f(page, labels)` for every page.
+    fn per_page<T: Send>(
+        &mut self,
+        py: Python<'_>,
+        f: impl Fn(&Page, &[bool]) -> T + Send + Sync,
+    ) -> PyResult<Vec<PageResult<T>>> {
+        py.allow_threads(|| {
+            if !self.finished {
+                self.run.finish().map_err(|e| e.to_string())?;
+                self.finished = true;
+            }
+            let run = &self.run;
+            Ok::<_, String>(
+                self.pages
+                    .iter()
+                    .map(|(url, page, k)| {
+                        let out = run
+                            .labels_of(*k, &SiteTree::new(&page.dom))
+                            .map(|labels| f(page, &labels))
+                            .map_err(|e| e.to_string());
+                        (url.clone(), out)
+                    })
+                    .collect(),
+            )
+        })
+        .map_err(PageLevelError::new_err)
+    }
+}
+
+#[pymethods]
+impl SiteLevel {
+    /// θ: a subtree is template when it occurs on at least max(2, ⌈θ·N⌉) of the N pages.
+    #[new]
+    // The literal (sitelevel::DEFAULT_THETA) shows in Python's signature; an expression would not.
+    #[pyo3(signature = (theta=0.1))]
+    fn new(theta: f64) -> PyResult<Self> {
+        sitelevel::min_pages_for(1, theta).map_err(|e| PyValueError::new_err(e.to_string()))?;
+        let options = sitelevel::SiteLevelOptions::with_theta(theta);
+        Ok(SiteLevel {
+            run: sitelevel::SiteLevel::new(options.clone()),
+            options,
+            pages: Vec::new(),
+            finished: false,
+        })
+    }
+
+    /// Adds a page; returns its index. A page that cannot be parsed raises PageLevelError and
+    /// is not added.
+    #[pyo3(signature = (url, html))]
+    fn add(
+        &mut self,
+        py: Python<'_>,
+        url: Option<String>,
+        html: &Bound<'_, PyAny>,
+    ) -> PyResult<usize> {
+        let (bytes, charset) = html_bytes(html)?;
+        let hash = &self.options.hash;
+        let page = py
+            .allow_threads(|| {
+                let page = parse(&bytes, charset, url.as_deref())?;
+                let hashes = sitelevel::hash_page(&SiteTree::new(&page.dom), hash);
+                Ok::<_, String>((page, hashes))
+            })
+            .map_err(PageLevelError::new_err)?;
+        let k = self.run.add_page_hashes(page.1);
+        self.finished = false;
+        self.pages.push((url, page.0, k));
+        Ok(self.pages.len() - 1)
+    }
+
+    /// Pages added so far.
+    fn __len__(&self) -> usize {
+        self.pages.len()
+    }
+
+    /// Per page in the order added, `{"url", "labels": [{"path", "template"}, …]}` over its
+    /// elements and non-blank text nodes (the lines of `pagelevel sitelevel`). Raises
+    /// PageLevelError when the site has too few distinct pages.
+    fn labels(&mut self, py: Python<'_>) -> PyResult<PyObject> {
+        let rows = self.per_page(py, |page, labels| {
+            let mut out = Vec::new();
+            site::for_each_reported(&page.dom, |i, path| {
+                out.push(serde_json::json!({"path": path, "template": labels[i]}));
+            });
+            out
+        })?;
+        let json: Vec<serde_json::Value> = rows
+            .into_iter()
+            .map(|(url, r)| match r {
+                Ok(labels) => serde_json::json!({"url": url, "labels": labels}),
+                Err(e) => serde_json::json!({"url": url, "error": e}),
+            })
+            .collect();
+        json_to_py(py, &serde_json::Value::Array(json).to_string())
+    }
+
+    /// Per page in the order added, its visible text outside templates (the `text` of
+    /// `pagelevel sitelevel --extract`).
+    fn texts(&mut self, py: Python<'_>) -> PyResult<Vec<String>> {
+        let rows = self.per_page(py, |page, labels| site::extract_text(&page.dom, labels))?;
+        rows.into_iter()
+            .map(|(_, r)| r.map_err(PageLevelError::new_err))
+            .collect()
+    }
+}
+
+#[pymodule]
+fn _pagelevel(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add("PageLevelError", m.py().get_type::<PageLevelError>())?;
+    m.add_function(wrap_pyfunction!(extract, m)?)?;
+    m.add_function(wrap_pyfunction!(segment, m)?)?;
+    m.add_function(wrap_pyfunction!(site_of, m)?)?;
+    m.add_class::<SiteLevel>()?;
+    let names: Vec<&str> = FORMATS.iter().map(|(n, _)| *n).collect();
+    m.add("FORMATS", names)?;
+    Ok(())
+}

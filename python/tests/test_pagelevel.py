@@ -1,0 +1,171 @@
+"""The Python API against hand-made pages and against the CLI on the bundled example pages."""
+
+from __future__ import annotations
+
+import gzip
+import json
+import shutil
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+import pytest
+
+import pagelevel
+from conftest import EXAMPLES, site_pages
+
+
+def test_extract_keeps_the_article_and_drops_header_menu_and_footer():
+    url, html = site_pages(2)[1]
+    text = pagelevel.extract(html, url)
+    assert text.splitlines()[0] == "Story number b"
+    assert "Second paragraph of story b." in text
+    for template in ("Daily Example", "Home", "Sport", "Copyright"):
+        assert template not in text
+
+
+def test_bytes_str_and_gzip_give_the_same_text():
+    url, html = site_pages(1)[0]
+    text = pagelevel.extract(html, url)
+    assert pagelevel.extract(html.encode(), url) == text
+    assert pagelevel.extract(gzip.compress(html.encode()), url) == text
+
+
+def test_a_str_is_taken_as_decoded_and_bytes_are_decoded():
+    # The str's <meta> names windows-1251, but a str is already text: it keeps its characters;
+    # the same page as windows-1251 bytes decodes to the same text through its <meta>.
+    html = '<html><head><meta charset="windows-1251"></head><body><p>Привет, мир. Zürich</p></body></html>'
+    assert pagelevel.extract(html) == "Привет, мир. Zürich"
+    assert pagelevel.extract(html.encode("cp1251", "replace")) == "Привет, мир. Z?rich"
+
+
+def test_json_format_is_the_text_with_the_url():
+    url, html = site_pages(1)[0]
+    row = json.loads(pagelevel.extract(html, url, format="json"))
+    assert row == {"url": url, "text": pagelevel.extract(html, url)}
+    assert json.loads(pagelevel.extract(html, format="json"))["url"] is None
+
+
+def test_unknown_format_and_bad_types_raise():
+    with pytest.raises(ValueError, match='unknown format "pdf"; expected one of: text, json'):
+        pagelevel.extract("<p>x</p>", format="pdf")
+    with pytest.raises(TypeError, match="bytes or str, not int"):
+        pagelevel.extract(42)  # type: ignore[arg-type]
+
+
+def test_unreadable_page_raises_pagelevel_error():
+    with pytest.raises(pagelevel.PageLevelError, match="corrupt or truncated gzip") as e:
+        pagelevel.extract(b"\x1f\x8b\x08\x00not gzip at all", url="https://x.example/p")
+    assert isinstance(e.value, ValueError)
+    assert "https://x.example/p" in str(e.value)
+
+
+def test_segments_of_the_hand_made_page():
+    url, html = site_pages(1)[0]
+    segs = pagelevel.segment(html, url)
+    by_tag = {s["tag"]: s for s in segs}
+    assert segs[0]["path"] == "/html/body" and segs[0]["parent"] is None
+    assert not by_tag["body"]["template"]
+    assert by_tag["header"]["template"] and by_tag["footer"]["template"]
+    for s in segs:
+        start, end = s["span"]
+        assert html.encode()[start:end].decode().startswith("<" + s["tag"])
+        assert set(s["box"]) == {"x", "y", "w", "h"} and 0.0 <= s["score"] <= 1.0
+    # The header sits above the article text, the footer below it.
+    assert by_tag["header"]["box"]["y"] < by_tag["footer"]["box"]["y"]
+
+
+@pytest.mark.skipif(not EXAMPLES, reason="data/examples is missing")
+def test_extract_and_segment_match_the_cli_on_the_example_pages(cli, tmp_path):
+    url = "https://www.example.com/page"
+    extracted = cli("extract", "--url", url, *map(str, EXAMPLES))
+    segmented = cli("segment", "--url", url, *map(str, EXAMPLES))
+    for page, ext, seg in zip(EXAMPLES, extracted, segmented):
+        html = page.read_bytes()
+        assert pagelevel.extract(html, url) == ext["text"], page.name
+        assert ext["text"].strip()
+        assert pagelevel.segment(html, url) == seg["segments"], page.name
+
+
+def test_sitelevel_labels_header_menu_and_footer_as_template():
+    run = pagelevel.SiteLevel(theta=0.5)
+    pages = site_pages(6)
+    assert [run.add(u, h) for u, h in pages] == list(range(6))
+    assert len(run) == 6
+    labels = run.labels()
+    assert [row["url"] for row in labels] == [u for u, _ in pages]
+    template = {l["path"] for l in labels[3]["labels"] if l["template"]}
+    assert "/html/body/header[1]/nav[1]" in template
+    assert "/html/body/footer[1]/p[1]/text()[1]" in template
+    assert not any(p.startswith("/html/body/main") for p in template)
+    texts = run.texts()
+    assert texts[3].startswith("Story number d\n")
+    assert "Home" not in texts[3] and "Copyright" not in texts[3]
+
+
+def test_sitelevel_matches_the_cli(cli, tmp_path):
+    site = tmp_path / "news.example.com"
+    site.mkdir()
+    run = pagelevel.SiteLevel()
+    for k, (u, h) in enumerate(site_pages(7)):
+        (site / f"p{k}.html").write_text(h)
+        run.add(u, h)
+    lines = cli("sitelevel", "--site-dir", str(tmp_path))
+    texts = cli("sitelevel", "--site-dir", str(tmp_path), "--extract")
+    assert [r["labels"] for r in run.labels()] == [line["labels"] for line in lines]
+    assert run.texts() == [line["text"] for line in texts]
+
+
+def test_sitelevel_errors():
+    with pytest.raises(ValueError, match=r"theta must be in \(0, 1\], got 0"):
+        pagelevel.SiteLevel(0)
+    run = pagelevel.SiteLevel()
+    for u, h in site_pages(3):
+        run.add(u, h)
+    with pytest.raises(pagelevel.PageLevelError, match="has 3 distinct pages; SiteLevel needs at least 5"):
+        run.labels()
+    with pytest.raises(pagelevel.PageLevelError):
+        run.add(None, b"\x1f\x8b\x08\x00broken")
+    assert len(run) == 3
+
+
+def test_site_is_the_registrable_domain():
+    assert pagelevel.site("https://www.bbc.co.uk/news/1") == "bbc.co.uk"
+    assert pagelevel.site("https://web.archive.org/web/2020/https://a.b.example.com/x") == "example.com"
+    assert pagelevel.site("mailto:someone@example.com") is None
+
+
+def test_threads_give_the_same_results():
+    pages = site_pages(8)
+    expected = [pagelevel.extract(h, u) for u, h in pages]
+    with ThreadPoolExecutor(4) as pool:
+        got = list(pool.map(lambda p: pagelevel.extract(p[1], p[0]), pages))
+    assert got == expected
+
+
+def test_the_gil_is_released_while_rust_works():
+    # A Python thread ticks while the main thread runs one long extract. Were the GIL held for
+    # the whole call, the ticker would stop for the call's whole length.
+    import threading
+    import time
+
+    rows = "".join(f"<tr><td><a href='/p{k}'>link {k}</a></td><td>cell text {k}</td></tr>" for k in range(20000))
+    html = f"<html><body><table>{rows}</table><p>{'words ' * 2000}</p></body></html>"
+    ticks: list[float] = []
+    done = threading.Event()
+
+    def ticker():
+        while not done.is_set():
+            ticks.append(time.perf_counter())
+
+    t = threading.Thread(target=ticker)
+    t.start()
+    time.sleep(0.05)
+    start = time.perf_counter()
+    pagelevel.extract(html)
+    end = time.perf_counter()
+    done.set()
+    t.join()
+    inside = [x for x in ticks if start <= x <= end]
+    gaps = [b - a for a, b in zip([start, *inside], [*inside, end])]
+    assert end - start > 0.05, "the page is too small to tell"
+    assert max(gaps) < 0.5 * (end - start), (max(gaps), end - start)

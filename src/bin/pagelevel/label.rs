@@ -1,0 +1,86 @@
+//! `pagelevel label`: the gold-alignment labels of a manifest's pages as JSON Lines, one line
+//! per scored node (see `pagelevel::label`). Pages without gold are skipped; a page that cannot
+//! be read gives one line with an error. Deterministic, in manifest order.
+
+use std::path::PathBuf;
+
+use pagelevel::features::{FeatureOptions, NAMES};
+use pagelevel::label::label_page;
+use pagelevel::manifest::{Entry, Manifest};
+use pagelevel::{Limits, Page};
+
+use crate::batch;
+
+/// Arguments of `pagelevel label`.
+#[derive(clap::Args)]
+#[command(
+    after_help = "Each line: {\"id\", \"set\", \"html\", \"node\", \"path\", \"tag\", \
+\"words\", \"aligned\", \"share\", \"template\"} (+ \"features\" with --features). \"share\" is \
+the fraction of the node's visible words aligned with the gold text, \"template\" is share < 0.5 \
+(null for nodes without words). A page that fails gives {\"id\", \"html\", \"error\"}. \
+See docs/label.md."
+)]
+pub struct Args {
+    /// Manifest with gold texts (e.g. ../shared/data/wcxb-dev/manifest.jsonl)
+    #[arg(long)]
+    manifest: PathBuf,
+    /// Folder the manifest's paths are relative to (default: found next to the manifest)
+    #[arg(long)]
+    root: Option<PathBuf>,
+    /// Also write each node's feature values, keyed by feature name
+    #[arg(long)]
+    features: bool,
+}
+
+pub fn run(args: Args) -> anyhow::Result<usize> {
+    let m = Manifest::load(&args.manifest, args.root.as_deref())?;
+    let entries: Vec<&Entry> = m.entries.iter().filter(|e| e.gold.is_some()).collect();
+    let limits = Limits::default();
+    let fopts = FeatureOptions::default();
+    let summary = batch::run(
+        &entries,
+        |e| {
+            let gold_path = m.gold_path(e).expect("filtered on gold");
+            let gold = std::fs::read_to_string(&gold_path)
+                .map_err(|err| anyhow::anyhow!("{}: {err}", gold_path.display()))?;
+            let page = Page::from_path(&m.html_path(e), e.url.as_deref(), &limits)?;
+            let labels = label_page(&page, &gold, &fopts);
+            let mut out = Vec::new();
+            for l in &labels.nodes {
+                let mut v = serde_json::json!({
+                    "id": e.id,
+                    "set": e.set,
+                    "html": e.html,
+                    "node": l.node,
+                    "path": page.dom.path(l.node),
+                    "tag": page.dom.tag_name(l.node),
+                    "words": l.words,
+                    "aligned": l.aligned,
+                    "share": l.share.map(|s| (s as f64 * 1e4).round() / 1e4),
+                    "template": l.template,
+                });
+                if args.features {
+                    let row = labels.features.matrix.row(l.node);
+                    let named: serde_json::Map<String, serde_json::Value> = NAMES
+                        .iter()
+                        .zip(row)
+                        .map(|(n, &x)| (n.to_string(), serde_json::json!(x)))
+                        .collect();
+                    v["features"] = serde_json::Value::Object(named);
+                }
+                serde_json::to_writer(&mut out, &v)?;
+                out.push(b'\n');
+            }
+            Ok(out)
+        },
+        |e, err| {
+            let mut line = serde_json::to_vec(
+                &serde_json::json!({"id": e.id, "html": e.html, "error": format!("{err:#}")}),
+            )
+            .unwrap_or_default();
+            line.push(b'\n');
+            line
+        },
+    )?;
+    Ok(summary.failed)
+}
