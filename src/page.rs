@@ -25,13 +25,14 @@ pub struct Page {
 
 impl Page {
     /// Decodes and parses raw bytes. `charset` is a transport-level label (HTTP, WARC).
+    /// Size and node limits apply, not the time limit (see [`Page::from_bytes_within`]).
     pub fn from_bytes(
         bytes: &[u8],
         url: Option<&str>,
         charset: Option<&str>,
         limits: &Limits,
     ) -> Result<Page> {
-        Page::from_bytes_within(bytes, url, charset, limits, &limits.deadline())
+        Page::from_bytes_within(bytes, url, charset, limits, &Deadline::none())
     }
 
     /// Like [`Page::from_bytes`], stopping with [`crate::Error::Timeout`] once `deadline`
@@ -63,9 +64,9 @@ impl Page {
         })
     }
 
-    /// Reads a `.html` or `.html.gz` file and parses it.
+    /// Reads a `.html` or `.html.gz` file and parses it, without the time limit.
     pub fn from_path(path: &Path, url: Option<&str>, limits: &Limits) -> Result<Page> {
-        Page::from_path_within(path, url, limits, &limits.deadline())
+        Page::from_path_within(path, url, limits, &Deadline::none())
     }
 
     /// Like [`Page::from_path`], stopping with [`crate::Error::Timeout`] once `deadline` passes.

@@ -29,18 +29,17 @@ pub struct Analysis {
 
 /// Runs features, classifier and smoothing on a parsed page.
 pub fn analyze(page: Page, model: &Model, opts: &Options) -> Analysis {
-    let pf = features::compute(&page.dom, page.url.as_deref(), &opts.features);
-    let seg = segment(&page.dom, &pf, model, &opts.segment);
-    Analysis {
-        page,
-        features: pf,
-        segmentation: seg,
+    match analyze_within(page, model, opts, &Deadline::none()) {
+        Ok(a) => a,
+        // The deadline is the only thing that stops an analysis.
+        Err(e) => unreachable!("analysis without a deadline failed: {e}"),
     }
 }
 
 /// Like [`analyze`], and [`Error::Timeout`](crate::Error::Timeout) when `deadline` passes
 /// before a stage starts. Every stage after the parse is linear or near-linear in the nodes
-/// (at most [`Limits::max_nodes`]), so checks between stages bound the overrun.
+/// (at most [`Limits::max_nodes`]), so checks between stages bound the overrun by the
+/// longest stage.
 pub fn analyze_within(
     page: Page,
     model: &Model,

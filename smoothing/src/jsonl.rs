@@ -1,7 +1,8 @@
 //! The `smooth` binary's line format, shared with its fuzz target.
 //!
 //! An input line is `{"parent": [...], "x": [...], "w": [...], "gamma": [...]}` with
-//! `parent = -1` for the root; [`smooth_line`] parses, validates and solves it.
+//! `parent = -1` for the root; [`parse_line`] reads it into a [`Tree`] and [`smooth_line`]
+//! also solves it.
 
 use serde::Deserialize;
 
@@ -37,11 +38,31 @@ pub enum LineError {
     Tree(#[from] SmoothError),
 }
 
-/// Parses one JSON line and smooths its tree with [`crate::solve`].
+/// One parsed line: the solver's four slices, with `-1` turned into [`NO_PARENT`].
+#[derive(Debug, Clone, PartialEq)]
+pub struct Tree {
+    /// Parent index of each node, [`NO_PARENT`] for the root.
+    pub parent: Vec<usize>,
+    /// Scores.
+    pub x: Vec<f64>,
+    /// Weights.
+    pub w: Vec<f64>,
+    /// Segment penalties.
+    pub gamma: Vec<f64>,
+}
+
+impl Tree {
+    /// Smooths the tree with [`crate::solve`].
+    pub fn solve(&self) -> Result<Smoothed, SmoothError> {
+        crate::solve(&self.parent, &self.x, &self.w, &self.gamma)
+    }
+}
+
+/// Parses one JSON line; the tree itself is checked by the solver, not here.
 ///
 /// # Complexity
-/// Linear parse, then the solver's time.
-pub fn smooth_line(line: &str) -> Result<Smoothed, LineError> {
+/// Linear in the line.
+pub fn parse_line(line: &str) -> Result<Tree, LineError> {
     let input: Input = serde_json::from_str(line)?;
     let parent = input
         .parent
@@ -54,5 +75,18 @@ pub fn smooth_line(line: &str) -> Result<Smoothed, LineError> {
             parent => Err(LineError::BadParent { node, parent }),
         })
         .collect::<Result<Vec<_>, _>>()?;
-    Ok(crate::solve(&parent, &input.x, &input.w, &input.gamma)?)
+    Ok(Tree {
+        parent,
+        x: input.x,
+        w: input.w,
+        gamma: input.gamma,
+    })
+}
+
+/// Parses one JSON line and smooths its tree with [`crate::solve`].
+///
+/// # Complexity
+/// Linear parse, then the solver's time.
+pub fn smooth_line(line: &str) -> Result<Smoothed, LineError> {
+    Ok(parse_line(line)?.solve()?)
 }

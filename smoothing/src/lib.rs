@@ -45,6 +45,8 @@
 pub mod brute;
 mod error;
 mod fast;
+#[doc(hidden)]
+pub mod fuzzing;
 pub mod jsonl;
 pub mod reference;
 mod slopes;
