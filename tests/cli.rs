@@ -101,6 +101,52 @@ fn a_failing_page_is_reported_and_the_batch_goes_on() {
 }
 
 #[test]
+fn a_page_over_a_limit_fails_alone() {
+    let dir = std::env::temp_dir().join(format!("pagelevel-limits-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let write = |name: &str, html: String| {
+        let p = dir.join(name);
+        std::fs::write(&p, html).unwrap();
+        p
+    };
+    let big = write("big.html", "<p>".to_string() + &"word ".repeat(400_000));
+    let many = write("many.html", "<p>x</p>".repeat(2_000));
+    // Nested divs cost html5ever O(depth) each (docs/robustness.md): hours, unless stopped.
+    let deep = write("deep.html", "<div>".repeat(200_000));
+    let ex = examples();
+    let pages = [&ex[0], &big, &ex[1], &many, &deep, &ex[2]];
+    for cmd in ["extract", "segment"] {
+        let out = bin()
+            .arg(cmd)
+            .args(pages)
+            .args(["--max-input-bytes", "1500000", "--max-nodes", "3000"])
+            .args(["--timeout-ms", "300"])
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(1), "{cmd}");
+        assert!(String::from_utf8_lossy(&out.stderr).contains("3 input(s) failed"));
+        let v = lines(&out.stdout);
+        let errors: Vec<Option<&str>> = v.iter().map(|l| l["error"].as_str()).collect();
+        assert_eq!(errors.len(), 6, "{cmd}: one line per page, in input order");
+        for k in [0, 2, 5] {
+            assert_eq!(errors[k], None, "{cmd}: {}", pages[k].display());
+        }
+        let error = |k: usize| errors[k].unwrap_or_else(|| panic!("{cmd}: page {k} passed"));
+        assert!(
+            error(1).contains("over the limit of 1500000 bytes"),
+            "{}",
+            error(1)
+        );
+        assert!(error(3).contains("more than 3000 nodes"), "{}", error(3));
+        assert!(error(4).contains("time limit of 300 ms"), "{}", error(4));
+        // Under the default limits the big and many-node pages pass.
+        let out = bin().arg(cmd).args([&big, &many]).output().unwrap();
+        assert!(out.status.success(), "{cmd}");
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
 fn output_is_identical_for_any_thread_count() {
     let pages = examples();
     let run = |j: &str, cmd: &str| {

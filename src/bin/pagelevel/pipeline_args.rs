@@ -19,6 +19,8 @@ pub struct PageInputs {
     /// The pages' URL (for the intra-site link feature).
     #[arg(long)]
     pub url: Option<String>,
+    #[command(flatten)]
+    pub timeout: TimeoutArg,
 }
 
 impl PageInputs {
@@ -34,7 +36,7 @@ impl PageInputs {
     ) -> anyhow::Result<usize> {
         let model = pipeline.model()?;
         let opts = pipeline.options();
-        let limits = pipeline.limits.limits();
+        let limits = self.timeout.with(pipeline.limits.limits());
         let summary = crate::batch::run(
             &self.pages,
             |path| {
@@ -57,27 +59,44 @@ impl PageInputs {
     }
 }
 
-/// Per-page resource limits; a page over one is reported as failed and the batch goes on.
+/// Per-page size limits; a page over one is reported as failed and the batch goes on.
 #[derive(clap::Args, Debug, Clone)]
 pub struct LimitArgs {
-    /// Largest page accepted, in bytes after gzip decompression.
+    /// Largest page accepted, in bytes after gzip decompression (default 256 MiB).
     #[arg(long, value_name = "BYTES", default_value_t = DEFAULT_MAX_INPUT_BYTES)]
     pub max_input_bytes: u64,
     /// Most DOM nodes one page may have.
     #[arg(long, value_name = "N", default_value_t = DEFAULT_MAX_NODES)]
     pub max_nodes: usize,
-    /// Most milliseconds one page may take from reading to output (0 = no limit).
-    #[arg(long, value_name = "MS", default_value_t = DEFAULT_TIMEOUT_MS)]
-    pub timeout_ms: u64,
 }
 
 impl LimitArgs {
-    /// The limits these flags describe.
+    /// The limits these flags describe, without a time limit (see [`TimeoutArg`]).
     pub fn limits(&self) -> Limits {
         Limits {
             max_input_bytes: self.max_input_bytes,
             max_nodes: self.max_nodes,
+            timeout_ms: 0,
+        }
+    }
+}
+
+/// The per-page time limit, on the commands that run one page at a time from reading to
+/// output (extract, segment, view); the others apply the size limits only.
+#[derive(clap::Args, Debug, Clone)]
+pub struct TimeoutArg {
+    /// Most milliseconds one page may take from reading to output (0 = no limit). A page over
+    /// it is reported as failed; depends on the machine's speed, unlike the size limits.
+    #[arg(long, value_name = "MS", default_value_t = DEFAULT_TIMEOUT_MS)]
+    pub timeout_ms: u64,
+}
+
+impl TimeoutArg {
+    /// `limits` with this time limit.
+    pub fn with(&self, limits: Limits) -> Limits {
+        Limits {
             timeout_ms: self.timeout_ms,
+            ..limits
         }
     }
 }

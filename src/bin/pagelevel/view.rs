@@ -31,12 +31,14 @@ pub struct Args {
     allow_remote: bool,
     #[command(flatten)]
     pipeline: PipelineArgs,
+    #[command(flatten)]
+    timeout: crate::pipeline_args::TimeoutArg,
 }
 
 pub fn run(args: Args) -> anyhow::Result<usize> {
     let model = args.pipeline.model()?;
     let opts = args.pipeline.options();
-    let limits = args.pipeline.limits.limits();
+    let limits = args.timeout.with(args.pipeline.limits.limits());
     let deadline = limits.deadline();
     let page = match Page::from_path_within(&args.page, args.url.as_deref(), &limits, &deadline) {
         Ok(p) => p,
