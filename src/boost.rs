@@ -74,6 +74,20 @@ pub struct Forest {
     /// `feature` resolved to row indices by [`Forest::resolve`].
     #[serde(skip)]
     pub column: Vec<u16>,
+    /// The split nodes as (threshold, row index) pairs, built by [`Forest::resolve`]: one
+    /// load per step of a descent instead of two from separate arrays.
+    #[serde(skip)]
+    split: Vec<Split>,
+    /// One more than the largest row index a split reads: rows must be at least this long.
+    #[serde(skip)]
+    row_len: usize,
+}
+
+/// One split node, laid out for scoring.
+#[derive(Debug, Clone, Copy, PartialEq, Default)]
+struct Split {
+    threshold: f32,
+    column: u32,
 }
 
 impl Forest {
@@ -105,6 +119,21 @@ impl Forest {
             .map(|&j| columns.get(j as usize).map(|&c| c as u16))
             .collect::<Option<Vec<u16>>>()
             .ok_or("a split uses a feature the model does not list")?;
+        self.split = self
+            .threshold
+            .iter()
+            .zip(&self.column)
+            .map(|(&threshold, &c)| Split {
+                threshold,
+                column: c as u32,
+            })
+            .collect();
+        self.row_len = self
+            .column
+            .iter()
+            .map(|&c| c as usize + 1)
+            .max()
+            .unwrap_or(0);
         Ok(())
     }
 
@@ -132,29 +161,40 @@ impl Forest {
 
     /// The log-odds of up to [`LANES`] rows at once, into `out[..rows.len()]`: the same sums
     /// as [`Forest::margin`], but the rows' descents are independent, so their loads overlap
-    /// instead of waiting on one another (one descent is a chain of dependent loads).
+    /// instead of waiting on one another (one descent is a chain of dependent loads). Short
+    /// batches repeat their last row, so every loop has a constant trip count and unrolls.
     ///
     /// # Complexity
-    /// O(trees · depth · rows).
+    /// O(trees · depth · LANES).
     pub fn margins(&self, rows: &[&[f32]], out: &mut [f32]) {
-        debug_assert!(rows.len() <= LANES && out.len() >= rows.len());
-        let splits = (1usize << self.depth) - 1;
+        debug_assert!(!rows.is_empty() && rows.len() <= LANES && out.len() >= rows.len());
         let r = rows.len();
+        // The one check that makes the unchecked reads below sound: every split reads inside
+        // every row.
+        assert!(
+            rows.iter().all(|row| row.len() >= self.row_len),
+            "row too short"
+        );
+        let rows: [&[f32]; LANES] = std::array::from_fn(|j| rows[j.min(r - 1)]);
+        let depth = self.depth;
+        let splits = (1usize << depth) - 1;
         let mut z = [self.base; LANES];
-        for t in 0..self.trees() {
-            let (cols, ths) = (
-                &self.column[t * splits..(t + 1) * splits],
-                &self.threshold[t * splits..(t + 1) * splits],
-            );
+        for (nodes, leaves) in self
+            .split
+            .chunks_exact(splits)
+            .zip(self.leaf.chunks_exact(1 << depth))
+        {
             let mut k = [0usize; LANES];
-            for _ in 0..self.depth {
-                for j in 0..r {
-                    let kj = k[j];
-                    k[j] = 2 * kj + 1 + (rows[j][cols[kj] as usize] > ths[kj]) as usize;
+            for _ in 0..depth {
+                for j in 0..LANES {
+                    // SAFETY: k[j] < 2^level − 1 + 2^level ≤ splits = nodes.len() before the
+                    // last level's step, and s.column < row_len ≤ rows[j].len() (asserted).
+                    let s = unsafe { *nodes.get_unchecked(k[j]) };
+                    let v = unsafe { *rows[j].get_unchecked(s.column as usize) };
+                    k[j] = 2 * k[j] + 1 + (v > s.threshold) as usize;
                 }
             }
-            let leaves = &self.leaf[t << self.depth..(t + 1) << self.depth];
-            for j in 0..r {
+            for j in 0..LANES {
                 z[j] += leaves[k[j] - splits];
             }
         }
@@ -238,6 +278,8 @@ pub fn fit(data: &Samples<'_>, params: &BoostParams) -> Forest {
         threshold: Vec::with_capacity(params.trees * splits),
         leaf: Vec::with_capacity(params.trees << depth),
         column: Vec::new(),
+        split: Vec::new(),
+        row_len: 0,
     };
     let mut grad = vec![0.0f32; n];
     let mut hess = vec![0.0f32; n];
@@ -411,6 +453,8 @@ mod tests {
                 threshold: vec![0.5],
                 leaf: vec![-1.0, 2.0],
                 column: vec![],
+                split: vec![],
+                row_len: 0,
             },
             2,
         );
@@ -494,6 +538,8 @@ mod tests {
             threshold: vec![0.0; 3],
             leaf: vec![0.0; 4],
             column: vec![],
+            split: vec![],
+            row_len: 0,
         };
         assert!(f.resolve(&[0]).is_err());
         f.feature.push(5);
