@@ -2,7 +2,8 @@
 //!
 //! [`decode`] picks one encoding per page, in this order:
 //!
-//! 1. a byte order mark (UTF-8, UTF-16LE, UTF-16BE) wins over everything;
+//! 1. a byte order mark (UTF-8, UTF-16LE, UTF-16BE) wins over everything, then UTF-16 without
+//!    a BOM, recognised by its zero bytes ([`utf16_without_bom`]);
 //! 2. a charset handed in by the caller (HTTP `Content-Type`, WARC headers);
 //! 3. a `<meta charset>`, `<meta http-equiv="Content-Type" content="…charset=…">` or
 //!    `<?xml … encoding="…"?>` found by [`prescan`];
@@ -71,7 +72,9 @@ pub struct Decoded {
 ///
 /// Rules, first match wins:
 ///
-/// 1. A BOM decides (`source = Bom`).
+/// 1. A BOM decides (`source = Bom`); without one, bytes that [`utf16_without_bom`]
+///    recognises are UTF-16 (`source = Detected`, or `Transport` when the transport charset
+///    says the same) whatever they declare.
 /// 2. The transport charset, if `encoding_rs` knows the label (`source = Transport`).
 /// 3. A declaration found by [`prescan`] (`source = Meta`).
 /// 4. Otherwise UTF-8 if the bytes are (mostly, see below) UTF-8, else chardetng's guess
@@ -111,6 +114,14 @@ pub fn decode_for_url(bytes: &[u8], transport_charset: Option<&str>, url: Option
             source: CharsetSource::Bom,
             had_errors,
         };
+    }
+    if let Some(encoding) = utf16_without_bom(bytes) {
+        let source = if transport_charset.and_then(transport_encoding) == Some(encoding) {
+            CharsetSource::Transport
+        } else {
+            CharsetSource::Detected
+        };
+        return decode_with(bytes, encoding, source);
     }
     let declared = transport_charset
         .and_then(transport_encoding)
@@ -168,6 +179,41 @@ pub fn decode_for_url(bytes: &[u8], transport_charset: Option<&str>, url: Option
 }
 
 /// Decodes all of `bytes` (no BOM handling) with `encoding`.
+/// Bytes looked at by [`utf16_without_bom`].
+const UTF16_SNIFF_BYTES: usize = 1024;
+
+/// UTF-16LE or UTF-16BE for bytes that start like UTF-16 without a byte order mark: in the
+/// first [`UTF16_SNIFF_BYTES`], at least 16 code units, half of them with a zero high byte
+/// (markup is ASCII, U+0000..U+007F) and at most one in 16 with a zero low byte.
+///
+/// No ASCII-compatible page has zero bytes at every other position, and WHATWG's
+/// sniffing does not look for this (its UTF-16 comes from BOMs and HTTP), so such pages would
+/// otherwise be read as UTF-8 with a NUL after every character: all markup turned into text.
+///
+/// # Complexity
+/// O(1): at most [`UTF16_SNIFF_BYTES`] bytes.
+pub fn utf16_without_bom(bytes: &[u8]) -> Option<&'static Encoding> {
+    let head = &bytes[..bytes.len().min(UTF16_SNIFF_BYTES)];
+    let units = head.len() / 2;
+    if units < 16 {
+        return None;
+    }
+    let (mut zero_first, mut zero_second) = (0, 0);
+    for pair in head.chunks_exact(2) {
+        zero_first += (pair[0] == 0) as usize;
+        zero_second += (pair[1] == 0) as usize;
+    }
+    let utf16 =
+        |zero_high: usize, zero_low: usize| 2 * zero_high >= units && 16 * zero_low <= units;
+    if utf16(zero_second, zero_first) {
+        Some(UTF_16LE)
+    } else if utf16(zero_first, zero_second) {
+        Some(UTF_16BE)
+    } else {
+        None
+    }
+}
+
 fn decode_with(bytes: &[u8], encoding: &'static Encoding, source: CharsetSource) -> Decoded {
     let (text, had_errors) = encoding.decode_without_bom_handling(bytes);
     Decoded {

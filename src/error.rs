@@ -37,6 +37,9 @@ pub enum Error {
     /// The parsed document has more nodes than `Limits::max_nodes`.
     #[error("document has more than {limit} nodes (limit)")]
     TooManyNodes { limit: usize },
+    /// The page took longer than `Limits::timeout_ms` (checked between stages and inside the parse).
+    #[error("page took over the time limit of {limit_ms} ms (stopped in {stage})")]
+    Timeout { limit_ms: u64, stage: &'static str },
     /// A boxes file (browser-rendered geometry) could not be read or parsed.
     #[error("boxes file {path}: {message}")]
     Boxes { path: PathBuf, message: String },

@@ -15,6 +15,8 @@ pub mod error;
 pub mod evaluate;
 pub mod extract;
 pub mod features;
+#[doc(hidden)]
+pub mod fuzzing;
 pub mod geometry;
 pub mod input;
 pub mod label;

@@ -2,6 +2,7 @@
 
 use std::path::Path;
 
+use crate::config::Deadline;
 use crate::decode::{decode_for_url, CharsetSource};
 use crate::dom::{self, Dom};
 use crate::{input, Limits, Result};
@@ -24,15 +25,36 @@ pub struct Page {
 
 impl Page {
     /// Decodes and parses raw bytes. `charset` is a transport-level label (HTTP, WARC).
+    /// Size and node limits apply, not the time limit (see [`Page::from_bytes_within`]).
     pub fn from_bytes(
         bytes: &[u8],
         url: Option<&str>,
         charset: Option<&str>,
         limits: &Limits,
     ) -> Result<Page> {
+        Page::from_bytes_within(bytes, url, charset, limits, &Deadline::none())
+    }
+
+    /// Like [`Page::from_bytes`], stopping with [`crate::Error::Timeout`] once `deadline`
+    /// passes; bytes over `limits.max_input_bytes` are [`crate::Error::TooLarge`].
+    pub fn from_bytes_within(
+        bytes: &[u8],
+        url: Option<&str>,
+        charset: Option<&str>,
+        limits: &Limits,
+        deadline: &Deadline,
+    ) -> Result<Page> {
+        if bytes.len() as u64 > limits.max_input_bytes {
+            return Err(crate::Error::TooLarge {
+                what: url.unwrap_or("page").to_string(),
+                size: bytes.len() as u64,
+                limit: limits.max_input_bytes,
+            });
+        }
         let mut decoded = decode_for_url(bytes, charset, url);
         dom::close_unterminated_title(&mut decoded.text);
-        let dom = dom::parse(&decoded.text, limits)?;
+        deadline.check("decode")?;
+        let dom = dom::parse_within(&decoded.text, limits, deadline)?;
         Ok(Page {
             html: decoded.text,
             dom,
@@ -42,9 +64,20 @@ impl Page {
         })
     }
 
-    /// Reads a `.html` or `.html.gz` file and parses it.
+    /// Reads a `.html` or `.html.gz` file and parses it, without the time limit.
     pub fn from_path(path: &Path, url: Option<&str>, limits: &Limits) -> Result<Page> {
+        Page::from_path_within(path, url, limits, &Deadline::none())
+    }
+
+    /// Like [`Page::from_path`], stopping with [`crate::Error::Timeout`] once `deadline` passes.
+    pub fn from_path_within(
+        path: &Path,
+        url: Option<&str>,
+        limits: &Limits,
+        deadline: &Deadline,
+    ) -> Result<Page> {
         let bytes = input::read_page(path, limits)?;
-        Page::from_bytes(&bytes, url, None, limits)
+        deadline.check("read")?;
+        Page::from_bytes_within(&bytes, url, None, limits, deadline)
     }
 }

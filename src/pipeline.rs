@@ -1,11 +1,12 @@
 //! The whole PageLevel pipeline for one page: features → classifier → smoothing → text.
 
 use crate::classify::Model;
+use crate::config::Deadline;
 use crate::extract::render_text;
 use crate::features::{self, FeatureOptions, PageFeatures};
 use crate::render::{render, Format};
 use crate::segment::{segment, SegmentOptions, Segmentation};
-use crate::Page;
+use crate::{Limits, Page, Result};
 
 /// Settings of the pipeline.
 #[derive(Debug, Clone, Default)]
@@ -29,13 +30,54 @@ pub struct Analysis {
 
 /// Runs features, classifier and smoothing on a parsed page.
 pub fn analyze(page: Page, model: &Model, opts: &Options) -> Analysis {
-    let pf = features::compute(&page.dom, page.url.as_deref(), &opts.features);
-    let seg = segment(&page.dom, &pf, model, &opts.segment);
-    Analysis {
+    match analyze_within(page, model, opts, &Deadline::none()) {
+        Ok(a) => a,
+        // The deadline is the only thing that stops an analysis.
+        Err(e) => unreachable!("analysis without a deadline failed: {e}"),
+    }
+}
+
+/// Like [`analyze`], and [`Error::Timeout`](crate::Error::Timeout) when `deadline` passes
+/// before a stage starts. Every stage after the parse is linear or near-linear in the nodes
+/// (at most [`Limits::max_nodes`]), so checks between stages bound the overrun by the
+/// longest stage.
+pub fn analyze_within(
+    page: Page,
+    model: &Model,
+    opts: &Options,
+    deadline: &Deadline,
+) -> Result<Analysis> {
+    let dom = &page.dom;
+    deadline.check("visibility")?;
+    let visible = crate::dom::visibility(dom);
+    deadline.check("layout")?;
+    let layout = crate::geometry::layout(dom, &visible, &opts.features.layout);
+    deadline.check("features")?;
+    let pf = features::compute_with_layout(dom, page.url.as_deref(), visible, layout);
+    deadline.check("segment")?;
+    let seg = segment(dom, &pf, model, &opts.segment);
+    deadline.check("extract")?;
+    Ok(Analysis {
         page,
         features: pf,
         segmentation: seg,
-    }
+    })
+}
+
+/// The whole pipeline on one page's bytes, within `limits`: decode, parse, features,
+/// classifier, smoothing. `charset` is a transport label (HTTP, WARC); the time limit runs
+/// from this call. What the CLI's page commands and the fuzz target run.
+pub fn run_bytes(
+    bytes: &[u8],
+    url: Option<&str>,
+    charset: Option<&str>,
+    limits: &Limits,
+    model: &Model,
+    opts: &Options,
+) -> Result<Analysis> {
+    let deadline = limits.deadline();
+    let page = Page::from_bytes_within(bytes, url, charset, limits, &deadline)?;
+    analyze_within(page, model, opts, &deadline)
 }
 
 impl Analysis {

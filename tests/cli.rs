@@ -101,6 +101,85 @@ fn a_failing_page_is_reported_and_the_batch_goes_on() {
 }
 
 #[test]
+fn a_page_over_a_limit_fails_alone() {
+    let dir = std::env::temp_dir().join(format!("pagelevel-limits-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let write = |name: &str, html: String| {
+        let p = dir.join(name);
+        std::fs::write(&p, html).unwrap();
+        p
+    };
+    let big = write("big.html", "<p>".to_string() + &"word ".repeat(400_000));
+    let many = write("many.html", "<p>x</p>".repeat(2_000));
+    // Nested divs cost html5ever O(depth) each (docs/robustness.md): hours, unless stopped.
+    let deep = write("deep.html", "<div>".repeat(200_000));
+    let ex = examples();
+    // The size limits, with no time limit: what stops a page does not depend on the machine.
+    // The time limit, alone (the deep page is under the default size limits).
+    let runs: [(&[&PathBuf], &[&str], &[&str]); 2] = [
+        (
+            &[&ex[0], &big, &ex[1], &many, &ex[2]],
+            &[
+                "--max-input-bytes",
+                "1500000",
+                "--max-nodes",
+                "3000",
+                "--timeout-ms",
+                "0",
+            ],
+            &[
+                "",
+                "over the limit of 1500000 bytes",
+                "",
+                "more than 3000 nodes",
+                "",
+            ],
+        ),
+        (
+            &[&ex[0], &deep, &ex[1]],
+            &["--timeout-ms", "1000"],
+            &["", "time limit of 1000 ms (stopped in parse)", ""],
+        ),
+    ];
+    for cmd in ["extract", "segment"] {
+        for (pages, flags, expected) in &runs {
+            let out = bin().arg(cmd).args(*pages).args(*flags).output().unwrap();
+            assert_eq!(out.status.code(), Some(1), "{cmd} {flags:?}");
+            let failed = expected.iter().filter(|e| !e.is_empty()).count();
+            let stderr = String::from_utf8_lossy(&out.stderr);
+            assert!(
+                stderr.contains(&format!("{failed} input(s) failed")),
+                "{stderr}"
+            );
+            let v = lines(&out.stdout);
+            assert_eq!(
+                v.len(),
+                pages.len(),
+                "{cmd}: one line per page, in input order"
+            );
+            for ((line, page), want) in v.iter().zip(*pages).zip(*expected) {
+                let error = line["error"].as_str().unwrap_or("");
+                if want.is_empty() {
+                    assert_eq!(error, "", "{cmd}: {}", page.display());
+                    assert!(!line["path"].as_str().unwrap().is_empty());
+                } else {
+                    assert!(error.contains(want), "{cmd}: {}: {error}", page.display());
+                }
+            }
+        }
+        // Under the default size limits the big and many-node pages pass.
+        let out = bin()
+            .arg(cmd)
+            .args([&big, &many])
+            .args(["--timeout-ms", "0"])
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "{cmd}");
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
 fn output_is_identical_for_any_thread_count() {
     let pages = examples();
     let run = |j: &str, cmd: &str| {

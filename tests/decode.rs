@@ -10,7 +10,9 @@ use encoding_rs::{
     Encoding, ISO_8859_2, ISO_8859_7, SHIFT_JIS, UTF_16BE, UTF_16LE, UTF_8, WINDOWS_1251,
     WINDOWS_1252,
 };
-use pagelevel::decode::{decode, decode_for_url, prescan, CharsetSource, Decoded};
+use pagelevel::decode::{
+    decode, decode_for_url, prescan, utf16_without_bom, CharsetSource, Decoded,
+};
 use pagelevel::input::{read_bytes, read_page};
 use pagelevel::{Error, Limits};
 
@@ -99,6 +101,40 @@ fn utf16_boms() {
     let d = decode(&be, Some("iso-8859-1"));
     check(&d, UTF_16BE, CharsetSource::Bom, "utf-16be bom");
     assert_eq!(d.text, text);
+}
+
+#[test]
+fn utf16_without_bom_is_recognised_by_its_zero_bytes() {
+    // Declares UTF-8 and has non-ASCII (one CJK character per 4 units) past the markup.
+    let text = "<meta charset=utf-8><title>Ünïcode</title><p>café € 中文 text</p>";
+    let le: Vec<u8> = text.encode_utf16().flat_map(u16::to_le_bytes).collect();
+    let be: Vec<u8> = text.encode_utf16().flat_map(u16::to_be_bytes).collect();
+    let d = decode(&le, None);
+    check(&d, UTF_16LE, CharsetSource::Detected, "utf-16le, no bom");
+    assert_eq!(d.text, text);
+    let d = decode(&be, Some("windows-1252"));
+    check(
+        &d,
+        UTF_16BE,
+        CharsetSource::Detected,
+        "utf-16be over a lying header",
+    );
+    assert_eq!(d.text, text);
+    let d = decode(&le, Some("utf-16le"));
+    check(
+        &d,
+        UTF_16LE,
+        CharsetSource::Transport,
+        "utf-16le, header agrees",
+    );
+    // Too short to tell (under 16 code units), and ASCII with a few NULs: not UTF-16.
+    assert_eq!(utf16_without_bom(&le[..30]), None);
+    let mut nuls = b"<p>some text</p>".repeat(8);
+    for i in (0..nuls.len()).step_by(17) {
+        nuls[i] = 0;
+    }
+    assert_eq!(utf16_without_bom(&nuls), None);
+    assert_eq!(decode(&nuls, None).encoding, UTF_8);
 }
 
 #[test]

@@ -18,6 +18,7 @@
 //! - [`reference`](mod@reference): the paper's `BuildError`/`IsotoneSmooth` table, `O(n^2)` time and
 //!   memory, kept as the oracle.
 //! - [`brute`](mod@brute): exhaustive search over trees of at most 7 nodes (a test oracle).
+//! - [`jsonl::smooth_line`]: one JSON line in the `smooth` binary's format, parsed and solved.
 //! - [`Smoothed`]: the output; [`SmoothError`]: why an input was rejected.
 //!
 //! Trees are given as parent indices: `parent[i]` is the parent of node `i`, and the
@@ -44,6 +45,9 @@
 pub mod brute;
 mod error;
 mod fast;
+#[doc(hidden)]
+pub mod fuzzing;
+pub mod jsonl;
 pub mod reference;
 mod slopes;
 mod tree;

@@ -14,7 +14,7 @@ pub mod sink;
 pub mod tag;
 pub mod visible;
 
-pub use sink::parse;
+pub use sink::{parse, parse_within};
 pub use tag::Tag;
 pub use visible::visibility;
 

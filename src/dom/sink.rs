@@ -18,6 +18,7 @@ use html5ever::TokenizerResult;
 use html5ever::{ns, Attribute, LocalName, Namespace, QualName};
 
 use super::{keep_attr, Builder, Dom, Kind, Span, Tag, NONE};
+use crate::config::Deadline;
 use crate::{Error, Limits, Result};
 
 /// Parses decoded HTML into the arena.
@@ -28,8 +29,16 @@ use crate::{Error, Limits, Result};
 ///
 /// # Complexity
 /// Linear in the input for the sink's own work; html5ever's tree construction is linear on
-/// real pages (some of its scope checks scan the stack of open elements).
+/// real pages, but some of its scope checks scan the whole stack of open elements: `n`
+/// nested `<div>`s cost O(n²) (a million of them take hours), nested `<span>`s O(n). Only
+/// [`parse_within`] stops such a page; this function has no time limit.
 pub fn parse(html: &str, limits: &Limits) -> Result<Dom> {
+    parse_within(html, limits, &Deadline::none())
+}
+
+/// Like [`parse`], and [`Error::Timeout`] once `deadline` passes (checked every
+/// [`Deadline::STRIDE`] chunks, i.e. tags).
+pub fn parse_within(html: &str, limits: &Limits, deadline: &Deadline) -> Result<Dom> {
     if html.len() as u64 > limits.max_input_bytes || html.len() >= u32::MAX as usize {
         return Err(Error::TooLarge {
             what: "document".into(),
@@ -53,7 +62,10 @@ pub fn parse(html: &str, limits: &Limits) -> Result<Dom> {
     // A `>` inside a quoted attribute splits a tag over chunks: keep the last `<` seen.
     let mut last_lt = usize::MAX;
     let sink = &tok.sink.sink;
-    for gt in memchr::memchr_iter(b'>', bytes) {
+    for (k, gt) in memchr::memchr_iter(b'>', bytes).enumerate() {
+        // Tree construction can cost more than linear time (scope checks walk the stack of
+        // open elements), so the deadline is checked inside the parse, not only after it.
+        deadline.check_every(k, "parse")?;
         let end = gt + 1;
         if let Some(p) = memchr::memrchr(b'<', &bytes[start..end]) {
             last_lt = start + p;

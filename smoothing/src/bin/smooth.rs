@@ -9,17 +9,8 @@
 use std::io::{self, BufRead, BufWriter, Write};
 use std::process::ExitCode;
 
-use serde::{Deserialize, Serialize};
-
-/// One input tree, as typed by the user.
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-struct Input {
-    parent: Vec<i64>,
-    x: Vec<f64>,
-    w: Vec<f64>,
-    gamma: Vec<f64>,
-}
+use serde::Serialize;
+use smoothing::jsonl::smooth_line;
 
 /// One result line.
 #[derive(Serialize)]
@@ -65,9 +56,9 @@ fn run() -> io::Result<bool> {
                 };
                 serde_json::to_writer(&mut out, &o)?;
             }
-            Err(msg) => {
+            Err(e) => {
                 all_ok = false;
-                let msg = format!("line {}: {msg}", number + 1);
+                let msg = format!("line {}: {e}", number + 1);
                 serde_json::to_writer(&mut out, &ErrorLine { error: &msg })?;
             }
         }
@@ -75,22 +66,4 @@ fn run() -> io::Result<bool> {
     }
     out.flush()?;
     Ok(all_ok)
-}
-
-/// Parses and solves one line.
-fn smooth_line(line: &str) -> Result<smoothing::Smoothed, String> {
-    let input: Input = serde_json::from_str(line).map_err(|e| format!("bad JSON: {e}"))?;
-    let parent = input
-        .parent
-        .iter()
-        .enumerate()
-        .map(|(i, &p)| match p {
-            -1 => Ok(smoothing::NO_PARENT),
-            p if p >= 0 => Ok(p as usize),
-            p => Err(format!(
-                "node {i}: parent index {p} is invalid (use -1 for the root)"
-            )),
-        })
-        .collect::<Result<Vec<_>, _>>()?;
-    smoothing::solve(&parent, &input.x, &input.w, &input.gamma).map_err(|e| e.to_string())
 }

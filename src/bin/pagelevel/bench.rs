@@ -5,7 +5,7 @@ use std::time::Instant;
 
 use pagelevel::features::{self, FeatureOptions};
 use pagelevel::manifest::Manifest;
-use pagelevel::{decode, dom, input, Limits};
+use pagelevel::{decode, dom, input};
 
 /// Arguments of `pagelevel bench`.
 #[derive(clap::Args)]
@@ -29,6 +29,8 @@ pub struct Args {
     /// turns on the core; Linux and other Unix) or wall-clock time.
     #[arg(long, value_enum, default_value_t = Clock::Cpu)]
     clock: Clock,
+    #[command(flatten)]
+    limits: crate::pipeline_args::LimitArgs,
 }
 
 /// The clock a stage is timed with.
@@ -70,7 +72,7 @@ struct Stage {
 
 pub fn run(args: Args) -> anyhow::Result<usize> {
     let m = Manifest::load(&args.manifest, args.root.as_deref())?;
-    let limits = Limits::default();
+    let limits = args.limits.limits();
     let mut pages = Vec::new();
     for e in &m.entries {
         pages.push((input::read_page(&m.html_path(e), &limits)?, e.url.clone()));

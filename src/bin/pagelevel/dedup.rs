@@ -321,7 +321,7 @@ pub fn run(args: Args) -> anyhow::Result<usize> {
     let ctx = Ctx {
         model: args.pipeline.model()?,
         opts: args.pipeline.options(),
-        limits: Limits::default(),
+        limits: args.pipeline.limits.limits(),
     };
     let inputs = inputs(&args)?;
     if args.evaluate {

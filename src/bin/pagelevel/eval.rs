@@ -121,7 +121,7 @@ pub fn run(args: Args) -> anyhow::Result<usize> {
     let m = Manifest::load(&args.manifest, args.root.as_deref())?;
     let model = args.pipeline.model()?;
     let opts = args.pipeline.options();
-    let limits = Limits::default();
+    let limits = args.pipeline.limits.limits();
     let annotated = if args.ari || args.template {
         annotated_paths(&args.manifest)?
     } else {

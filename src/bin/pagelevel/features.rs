@@ -6,7 +6,7 @@ use std::path::PathBuf;
 
 use pagelevel::dom::Kind;
 use pagelevel::features::{self, f, FeatureOptions, NAMES};
-use pagelevel::{Limits, Page};
+use pagelevel::Page;
 
 /// Arguments of `pagelevel features`.
 #[derive(clap::Args)]
@@ -20,6 +20,8 @@ pub struct Args {
     /// A JSON file of browser-rendered boxes keyed by node path, overriding the estimate.
     #[arg(long)]
     boxes: Option<PathBuf>,
+    #[command(flatten)]
+    limits: crate::pipeline_args::LimitArgs,
 }
 
 pub fn run(args: Args) -> anyhow::Result<usize> {
@@ -27,7 +29,7 @@ pub fn run(args: Args) -> anyhow::Result<usize> {
         Some(p) => Some(pagelevel::geometry::read_boxes(p)?),
         None => None,
     };
-    let limits = Limits::default();
+    let limits = args.limits.limits();
     let summary = crate::batch::run(
         &args.pages,
         |path| {

@@ -7,7 +7,7 @@ use std::path::PathBuf;
 use pagelevel::features::{FeatureOptions, NAMES};
 use pagelevel::label::label_page;
 use pagelevel::manifest::{Entry, Manifest};
-use pagelevel::{Limits, Page};
+use pagelevel::Page;
 
 use crate::batch;
 
@@ -30,12 +30,14 @@ pub struct Args {
     /// Also write each node's feature values, keyed by feature name
     #[arg(long)]
     features: bool,
+    #[command(flatten)]
+    limits: crate::pipeline_args::LimitArgs,
 }
 
 pub fn run(args: Args) -> anyhow::Result<usize> {
     let m = Manifest::load(&args.manifest, args.root.as_deref())?;
     let entries: Vec<&Entry> = m.entries.iter().filter(|e| e.gold.is_some()).collect();
-    let limits = Limits::default();
+    let limits = args.limits.limits();
     let fopts = FeatureOptions::default();
     let summary = batch::run(
         &entries,

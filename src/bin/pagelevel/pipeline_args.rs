@@ -5,11 +5,13 @@ use std::path::{Path, PathBuf};
 use pagelevel::warc;
 
 use pagelevel::classify::Model;
+use pagelevel::config::{DEFAULT_MAX_INPUT_BYTES, DEFAULT_MAX_NODES, DEFAULT_TIMEOUT_MS};
 use pagelevel::pipeline::Options;
 use pagelevel::segment::{
     Penalty, SegmentOptions, Variant, Weight, DEFAULT_C, DEFAULT_MIN_AREA, DEFAULT_THRESHOLD,
 };
 use pagelevel::structured::{DEFAULT_SWITCH_PENALTY, DEFAULT_TREE_KEEP_WORDS, DEFAULT_TREE_SHARE};
+use pagelevel::Limits;
 
 /// The pages a pipeline command reads.
 #[derive(clap::Args, Debug, Clone)]
@@ -20,6 +22,8 @@ pub struct PageInputs {
     /// The pages' URL (for the intra-site link feature; WARC records use their target URI).
     #[arg(long)]
     pub url: Option<String>,
+    #[command(flatten)]
+    pub timeout: TimeoutArg,
 }
 
 /// Where a page came from: an HTML file, or a record of a WARC file.
@@ -81,7 +85,7 @@ impl PageInputs {
     ) -> anyhow::Result<usize> {
         let model = pipeline.model()?;
         let opts = pipeline.options();
-        let limits = pagelevel::Limits::default();
+        let limits = self.timeout.with(pipeline.limits.limits());
         let mut n_failed = 0;
         let mut rest = &self.pages[..];
         while !rest.is_empty() {
@@ -91,11 +95,19 @@ impl PageInputs {
                 let summary = crate::batch::run(
                     &rest[..html],
                     |path| {
-                        let page = pagelevel::Page::from_path(path, self.url.as_deref(), &limits)?;
-                        emit(
-                            &Origin::File(path),
-                            &pagelevel::pipeline::analyze(page, &model, &opts),
-                        )
+                        // The clock starts when this page's job does, not when the batch did.
+                        let deadline = limits.deadline();
+                        let page = pagelevel::Page::from_path_within(
+                            path,
+                            self.url.as_deref(),
+                            &limits,
+                            &deadline,
+                        )?;
+                        let analysis =
+                            pagelevel::pipeline::analyze_within(page, &model, &opts, &deadline)?;
+                        let out = emit(&Origin::File(path), &analysis)?;
+                        deadline.check("output")?;
+                        Ok(out)
                     },
                     |path, e| failed(&Origin::File(path), e),
                 )?;
@@ -125,15 +137,22 @@ impl PageInputs {
                         record_id: &p.record_id,
                         uri: p.uri.as_deref(),
                     };
-                    let result = pagelevel::Page::from_bytes(
+                    let deadline = limits.deadline();
+                    let result = pagelevel::Page::from_bytes_within(
                         &p.body,
                         p.uri.as_deref(),
                         p.charset.as_deref(),
                         &limits,
+                        &deadline,
                     )
-                    .map_err(anyhow::Error::new)
                     .and_then(|page| {
-                        emit(&origin, &pagelevel::pipeline::analyze(page, &model, &opts))
+                        pagelevel::pipeline::analyze_within(page, &model, &opts, &deadline)
+                    })
+                    .map_err(anyhow::Error::new)
+                    .and_then(|analysis| {
+                        let out = emit(&origin, &analysis)?;
+                        deadline.check("output")?;
+                        Ok(out)
                     });
                     match result {
                         Ok(bytes) => (bytes, false),
@@ -164,7 +183,49 @@ impl PageInputs {
     }
 }
 
-/// Model and smoothing settings.
+/// Per-page size limits; a page over one is reported as failed and the batch goes on.
+#[derive(clap::Args, Debug, Clone)]
+pub struct LimitArgs {
+    /// Largest page accepted, in bytes after gzip decompression (default 256 MiB).
+    #[arg(long, value_name = "BYTES", default_value_t = DEFAULT_MAX_INPUT_BYTES)]
+    pub max_input_bytes: u64,
+    /// Most DOM nodes one page may have.
+    #[arg(long, value_name = "N", default_value_t = DEFAULT_MAX_NODES)]
+    pub max_nodes: usize,
+}
+
+impl LimitArgs {
+    /// The limits these flags describe, without a time limit (see [`TimeoutArg`]).
+    pub fn limits(&self) -> Limits {
+        Limits {
+            max_input_bytes: self.max_input_bytes,
+            max_nodes: self.max_nodes,
+            timeout_ms: 0,
+        }
+    }
+}
+
+/// The per-page time limit, on the commands that run one page at a time from reading to
+/// output (extract, segment, view); the others apply the size limits only.
+#[derive(clap::Args, Debug, Clone)]
+pub struct TimeoutArg {
+    /// Most milliseconds one page may take from reading to output (0 = no limit). A page over
+    /// it is reported as failed; depends on the machine's speed, unlike the size limits.
+    #[arg(long, value_name = "MS", default_value_t = DEFAULT_TIMEOUT_MS)]
+    pub timeout_ms: u64,
+}
+
+impl TimeoutArg {
+    /// `limits` with this time limit.
+    pub fn with(&self, limits: Limits) -> Limits {
+        Limits {
+            timeout_ms: self.timeout_ms,
+            ..limits
+        }
+    }
+}
+
+/// Model and smoothing settings, and the per-page limits.
 #[derive(clap::Args, Debug, Clone)]
 pub struct PipelineArgs {
     /// basic (classifier only), smooth (plus isotonic smoothing), viterbi / smooth-viterbi (then Viterbi over the text blocks' labels), tree-filter (smooth, then the tree filter), smooth-viterbi-tree (smooth, Viterbi, tree filter).
@@ -197,6 +258,8 @@ pub struct PipelineArgs {
     /// A model JSON file instead of the embedded one.
     #[arg(long)]
     pub model: Option<PathBuf>,
+    #[command(flatten)]
+    pub limits: LimitArgs,
 }
 
 impl PipelineArgs {

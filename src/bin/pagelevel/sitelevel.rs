@@ -63,6 +63,8 @@ pub struct Args {
     /// Compare with the manifest's gold texts and print per-site quality on stderr.
     #[arg(long)]
     gold: bool,
+    #[command(flatten)]
+    limits: crate::pipeline_args::LimitArgs,
 }
 
 #[derive(clap::ValueEnum, Clone, Copy, Debug)]
@@ -97,6 +99,7 @@ impl Args {
                 },
                 ..SiteLevelOptions::default()
             },
+            limits: self.limits.limits(),
             ..RunOptions::default()
         }
     }

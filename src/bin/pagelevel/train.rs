@@ -15,7 +15,6 @@ use pagelevel::train::{
     collect, cross_validate, fit, validate, Classifier, FeatureSet, FitOptions, LabelSource,
     TrainOptions,
 };
-use pagelevel::Limits;
 
 use crate::pipeline_args::PipelineArgs;
 
@@ -130,7 +129,7 @@ pub fn run(args: Args) -> anyhow::Result<usize> {
     if args.cv {
         let columns = cv_columns(&args);
         let opts: Vec<Options> = columns.iter().map(|c| c.1.clone()).collect();
-        let all = cross_validate(&records, &fo, &opts, &Limits::default())?;
+        let all = cross_validate(&records, &fo, &opts, &args.pipeline.limits.limits())?;
         let scored = &all[0];
         if let Some(path) = &args.pages {
             let mut out = String::new();

@@ -3,9 +3,9 @@
 use std::path::PathBuf;
 
 use anyhow::Context as _;
-use pagelevel::pipeline::analyze;
+use pagelevel::pipeline::analyze_within;
 use pagelevel::view::{render, ViewOptions};
-use pagelevel::{Limits, Page};
+use pagelevel::Page;
 
 use crate::pipeline_args::PipelineArgs;
 
@@ -31,18 +31,23 @@ pub struct Args {
     allow_remote: bool,
     #[command(flatten)]
     pipeline: PipelineArgs,
+    #[command(flatten)]
+    timeout: crate::pipeline_args::TimeoutArg,
 }
 
 pub fn run(args: Args) -> anyhow::Result<usize> {
     let model = args.pipeline.model()?;
     let opts = args.pipeline.options();
-    let page = match Page::from_path(&args.page, args.url.as_deref(), &Limits::default()) {
+    let limits = args.timeout.with(args.pipeline.limits.limits());
+    let deadline = limits.deadline();
+    let page = match Page::from_path_within(&args.page, args.url.as_deref(), &limits, &deadline) {
         Ok(p) => p,
         // The read error already names the path.
         Err(e @ pagelevel::Error::Io { .. }) => return Err(e.into()),
         Err(e) => return Err(anyhow::Error::new(e).context(args.page.display().to_string())),
     };
-    let analysis = analyze(page, &model, &opts);
+    let analysis = analyze_within(page, &model, &opts, &deadline)
+        .with_context(|| args.page.display().to_string())?;
     let view = ViewOptions {
         label: args.page.display().to_string(),
         variant: opts.segment.variant,

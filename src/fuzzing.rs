@@ -1,0 +1,48 @@
+//! The bodies of the cargo-fuzz targets in `fuzz/` that need the pipeline (the `smooth`
+//! target's is `smoothing::fuzzing::smooth`), here so that `tests/fuzz_regressions.rs`
+//! replays the kept corpus and crash inputs through exactly the code the fuzzer ran. Each
+//! returns normally on any input; a panic (a failed invariant below, an index out of bounds,
+//! an overflow in a debug build) is the bug the fuzzer looks for.
+
+use crate::classify::Model;
+use crate::pipeline::{run_bytes, Options};
+use crate::Limits;
+
+/// The limits the pipeline target runs under: small, so that one input stays fast and a
+/// huge expansion (a tiny input that decodes or parses into a large tree) is a typed error.
+/// No time limit: a fuzz target must be deterministic (libFuzzer's `-timeout` catches hangs).
+pub const PIPELINE_LIMITS: Limits = Limits {
+    max_input_bytes: 1 << 20,
+    max_nodes: 100_000,
+    timeout_ms: 0,
+};
+
+/// Bytes → decode → DOM → features → classifier → smoothing → segments and main text, under
+/// [`PIPELINE_LIMITS`].
+///
+/// Returns the page's main text, or the typed error for the page; panics if an invariant of
+/// the analysis does not hold (one score, label and flag per node; segments are nodes).
+pub fn pipeline(data: &[u8]) -> crate::Result<String> {
+    let a = run_bytes(
+        data,
+        None,
+        None,
+        &PIPELINE_LIMITS,
+        Model::embedded(),
+        &Options::default(),
+    )?;
+    let dom = &a.page.dom;
+    let n = dom.len();
+    assert!(n <= PIPELINE_LIMITS.max_nodes, "{n} nodes over the limit");
+    let seg = &a.segmentation;
+    assert_eq!(seg.y.len(), n, "one smoothed score per node");
+    assert_eq!(seg.template.len(), n, "one template flag per node");
+    assert_eq!(a.content_mask().len(), n);
+    // What `pagelevel segment` prints for every segment.
+    for s in &seg.segments {
+        assert!(s.node < n, "segment root {} of {n} nodes", s.node);
+        let _ = (dom.path(s.node), dom.tag_name(s.node));
+        let _ = a.features.layout.rects[s.node];
+    }
+    Ok(a.main_text())
+}

@@ -1,0 +1,338 @@
+//! Adversarial pages, generated here: each gets a clear result or a typed error, never a
+//! panic or a stack overflow, and each case prints its time and peak heap (run with
+//! `--nocapture` to see the table that docs/robustness.md quotes).
+//!
+//! The pages run through [`run_bytes`], the same path as the CLI's page commands, on the
+//! test thread's 2 MiB stack: deep trees must be walked iteratively.
+
+use std::alloc::{GlobalAlloc, Layout, System};
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::Mutex;
+use std::time::{Duration, Instant};
+
+use pagelevel::classify::Model;
+use pagelevel::pipeline::{run_bytes, Analysis, Options};
+use pagelevel::{Error, Limits};
+
+/// The system allocator, counting live bytes and their peak.
+struct Counting;
+
+static LIVE: AtomicUsize = AtomicUsize::new(0);
+static PEAK: AtomicUsize = AtomicUsize::new(0);
+
+unsafe impl GlobalAlloc for Counting {
+    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
+        let p = System.alloc(layout);
+        if !p.is_null() {
+            let live = LIVE.fetch_add(layout.size(), Ordering::Relaxed) + layout.size();
+            PEAK.fetch_max(live, Ordering::Relaxed);
+        }
+        p
+    }
+    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
+        System.dealloc(ptr, layout);
+        LIVE.fetch_sub(layout.size(), Ordering::Relaxed);
+    }
+    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
+        let p = System.realloc(ptr, layout, new_size);
+        if !p.is_null() {
+            if new_size >= layout.size() {
+                let grow = new_size - layout.size();
+                let live = LIVE.fetch_add(grow, Ordering::Relaxed) + grow;
+                PEAK.fetch_max(live, Ordering::Relaxed);
+            } else {
+                LIVE.fetch_sub(layout.size() - new_size, Ordering::Relaxed);
+            }
+        }
+        p
+    }
+}
+
+#[global_allocator]
+static ALLOC: Counting = Counting;
+
+/// One case at a time, so that the peak belongs to it (the harness runs tests in parallel).
+static ONE_AT_A_TIME: Mutex<()> = Mutex::new(());
+
+/// Runs the pipeline on `page` and prints the case's line of the table: input size, outcome,
+/// wall time and the heap peak above what was live before (the input itself excluded).
+fn run(case: &str, page: &[u8], limits: &Limits) -> (pagelevel::Result<Analysis>, Duration) {
+    let _one = ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner());
+    let before = LIVE.load(Ordering::Relaxed);
+    PEAK.store(before, Ordering::Relaxed);
+    let start = Instant::now();
+    let r = run_bytes(
+        page,
+        None,
+        None,
+        limits,
+        Model::embedded(),
+        &Options::default(),
+    );
+    let took = start.elapsed();
+    let peak = PEAK.load(Ordering::Relaxed) - before;
+    let outcome = match &r {
+        Ok(a) => format!("ok, {} nodes", a.page.dom.len()),
+        Err(e) => format!("error: {e}"),
+    };
+    println!(
+        "| {case} | {:.1} MB | {outcome} | {:.2} s | {:.1} MiB |",
+        page.len() as f64 / 1e6,
+        took.as_secs_f64(),
+        peak as f64 / (1 << 20) as f64
+    );
+    (r, took)
+}
+
+/// No time limit: these cases assert what the pipeline computes, which must not depend on how
+/// loaded the machine is (the time limit has its own cases below).
+const UNTIMED: Limits = Limits {
+    max_input_bytes: pagelevel::config::DEFAULT_MAX_INPUT_BYTES,
+    max_nodes: pagelevel::config::DEFAULT_MAX_NODES,
+    timeout_ms: 0,
+};
+
+/// A loose bound on the heavy cases (seconds at the test profile's opt-level on a loaded
+/// 2-core machine are 20-40): it fails on a quadratic step, not on a slow machine.
+const HEAVY: Duration = Duration::from_secs(180);
+
+#[test]
+fn hundred_megabytes_of_text() {
+    let sentence = "The quick brown fox jumps over the lazy dog near the river bank. ";
+    let text = sentence.repeat(100_000_000 / sentence.len() + 1);
+    let (r, took) = run("100 MB of text", text.as_bytes(), &UNTIMED);
+    let a = r.unwrap();
+    // Document, html, head, body and one text node: html5ever keeps a text run in one node.
+    assert_eq!(a.page.dom.len(), 5);
+    assert_eq!(
+        a.main_text().split_whitespace().count(),
+        text.split_whitespace().count()
+    );
+    assert!(took < HEAVY, "{took:?}");
+    // The same bytes over the size limit: a typed error before any work.
+    let small = Limits {
+        max_input_bytes: 64 << 20,
+        ..UNTIMED
+    };
+    let (r, _) = run("100 MB of text, 64 MiB limit", text.as_bytes(), &small);
+    assert!(
+        matches!(r, Err(Error::TooLarge { size, limit, .. }) if size == text.len() as u64 && limit == 64 << 20),
+        "{:?}",
+        r.err()
+    );
+}
+
+#[test]
+fn million_siblings() {
+    let mut html = String::from("<html><body>");
+    for _ in 0..1_000_000 {
+        html.push_str("<p>w</p>");
+    }
+    let (r, took) = run("1,000,000 siblings", html.as_bytes(), &UNTIMED);
+    let a = r.unwrap();
+    // Document, html, head, body, and an element and a text node per paragraph.
+    assert_eq!(a.page.dom.len(), 4 + 2_000_000);
+    let body = a.page.dom.body().unwrap();
+    assert_eq!(a.page.dom.children(body).count(), 1_000_000);
+    let main = a.main_text();
+    assert!(!main.is_empty());
+    assert!(
+        main.split_whitespace().all(|w| w == "w"),
+        "only the paragraphs' words"
+    );
+    assert!(took < HEAVY, "{took:?}");
+    let capped = Limits {
+        max_nodes: 1_000_000,
+        ..UNTIMED
+    };
+    let (r, _) = run(
+        "1,000,000 siblings, 1M-node limit",
+        html.as_bytes(),
+        &capped,
+    );
+    assert!(
+        matches!(r, Err(Error::TooManyNodes { limit: 1_000_000 })),
+        "{:?}",
+        r.err()
+    );
+}
+
+/// `depth` nested `tag` elements holding `text`, never closed.
+fn nested(tag: &str, depth: usize, text: &str) -> String {
+    let mut html = String::with_capacity(depth * (tag.len() + 2) + 64);
+    html.push_str("<html><body>");
+    for _ in 0..depth {
+        html.push('<');
+        html.push_str(tag);
+        html.push('>');
+    }
+    html.push_str(text);
+    html
+}
+
+#[test]
+fn million_deep_spans_run_the_whole_pipeline() {
+    let html = nested("span", 1_000_000, "deep words here");
+    let (r, took) = run("1,000,000-deep <span>", html.as_bytes(), &UNTIMED);
+    let a = r.unwrap();
+    // html5ever does not cap nesting: the text sits under all million spans.
+    let dom = &a.page.dom;
+    let leaf = dom.len() - 1;
+    assert_eq!(dom.text(leaf), "deep words here");
+    assert_eq!(dom.node(leaf).depth as usize, 1_000_000 + 3);
+    assert_eq!(a.main_text(), "deep words here");
+    assert!(took < HEAVY, "{took:?}");
+}
+
+#[test]
+fn deep_divs_are_quadratic_in_html5ever_and_stopped_by_the_time_limit() {
+    // 5,000 nested divs parse in full: html5ever does not cap nesting for divs either.
+    let html = nested("div", 5_000, "deep");
+    let (r, _) = run("5,000-deep <div>", html.as_bytes(), &UNTIMED);
+    let dom = &r.unwrap().page.dom;
+    assert_eq!(dom.node(dom.len() - 1).depth as usize, 5_000 + 3);
+    // Each <div> start tag looks for an open <p> in button scope, a walk down the whole stack
+    // of open elements: a million nested divs are ~5·10^11 steps. The deadline, checked
+    // every 64 tags inside the parse, stops the page.
+    let html = nested("div", 1_000_000, "deep");
+    let limits = Limits {
+        timeout_ms: 1_000,
+        ..UNTIMED
+    };
+    let (r, took) = run("1,000,000-deep <div>, 1 s limit", html.as_bytes(), &limits);
+    assert!(
+        matches!(
+            r,
+            Err(Error::Timeout {
+                limit_ms: 1_000,
+                stage: "parse"
+            })
+        ),
+        "{:?}",
+        r.err()
+    );
+    // 64 tags at depth under a million walk at most 6.4·10^7 entries past the deadline.
+    assert!(took < Duration::from_secs(30), "{took:?}");
+}
+
+#[test]
+fn a_page_of_links_only() {
+    let mut html = String::from("<html><body>");
+    for i in 0..100_000 {
+        html.push_str(&format!("<a href=\"/page/{i}\">link {i}</a>\n"));
+    }
+    let (r, _) = run("100,000 links, nothing else", html.as_bytes(), &UNTIMED);
+    let a = r.unwrap();
+    // A page always has some main content: here it can only be link text.
+    let main = a.main_text();
+    assert!(!main.is_empty());
+    let words: Vec<&str> = main.split_whitespace().collect();
+    assert!(words
+        .chunks(2)
+        .all(|w| w[0] == "link" && w.get(1).is_some_and(|n| n.parse::<u32>().is_ok())));
+}
+
+#[test]
+fn pages_without_a_body() {
+    for (case, page, body) in [
+        ("empty input", "", true),
+        (
+            "head only",
+            "<html><head><title>Only a title</title></head></html>",
+            true,
+        ),
+        (
+            "frameset",
+            "<html><head><title>T</title></head><frameset><frame src=a.html></frameset></html>",
+            false,
+        ),
+    ] {
+        let (r, _) = run(case, page.as_bytes(), &UNTIMED);
+        let a = r.unwrap();
+        // html5ever adds an empty <body> unless a <frameset> takes its place.
+        assert_eq!(a.page.dom.body().is_some(), body, "{case}");
+        assert_eq!(a.main_text(), "", "{case}: no text to extract");
+    }
+}
+
+#[test]
+fn binary_garbage() {
+    // xorshift64: fixed bytes on every run.
+    let mut x: u64 = 0x9E37_79B9_7F4A_7C15;
+    let garbage: Vec<u8> = (0..10_000_000)
+        .map(|_| {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            (x >> 24) as u8
+        })
+        .collect();
+    let (r, _) = run("10 MB of random bytes", &garbage, &UNTIMED);
+    let a = r.unwrap();
+    // Not UTF-8, so chardetng guesses a single-byte charset, which decodes any byte.
+    assert_ne!(a.page.encoding, "UTF-8");
+    assert_eq!(
+        a.page.charset_source,
+        pagelevel::decode::CharsetSource::Detected
+    );
+    assert!(a.page.dom.len() > 4);
+}
+
+#[test]
+fn utf16_without_a_byte_order_mark() {
+    let page = "<html><head><title>Hello</title></head>\
+                <body><p>Hello world, this is a page in UTF-16.</p></body></html>";
+    for (name, bytes) in [
+        (
+            "UTF-16LE",
+            page.encode_utf16()
+                .flat_map(u16::to_le_bytes)
+                .collect::<Vec<u8>>(),
+        ),
+        (
+            "UTF-16BE",
+            page.encode_utf16().flat_map(u16::to_be_bytes).collect(),
+        ),
+    ] {
+        let (r, _) = run(&format!("{name} without BOM"), &bytes, &UNTIMED);
+        let a = r.unwrap();
+        assert_eq!(a.page.encoding, name);
+        assert_eq!(a.page.dom.title(), Some("Hello"));
+        assert_eq!(a.main_text(), "Hello world, this is a page in UTF-16.");
+    }
+}
+
+#[test]
+fn the_time_limit_changes_nothing_until_it_is_exceeded() {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("data/examples");
+    let page = std::fs::read(dir.join("news-article.html")).unwrap();
+    let (timed, _) = run("news-article, default limits", &page, &Limits::default());
+    let (untimed, _) = run("news-article, no time limit", &page, &UNTIMED);
+    let (timed, untimed) = (timed.unwrap(), untimed.unwrap());
+    assert_eq!(timed.main_text(), untimed.main_text());
+    // Bit for bit (nodes outside <body> score NaN).
+    let bits = |a: &Analysis| {
+        a.segmentation
+            .y
+            .iter()
+            .map(|y| y.to_bits())
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(bits(&timed), bits(&untimed));
+    assert_eq!(timed.segmentation.template, untimed.segmentation.template);
+    // A page that cannot finish in 1 ms is a typed error for that page.
+    let mut html = String::from("<html><body>");
+    for _ in 0..200_000 {
+        html.push_str("<p>w</p>");
+    }
+    let one_ms = Limits {
+        timeout_ms: 1,
+        ..UNTIMED
+    };
+    let (r, _) = run("200,000 siblings, 1 ms limit", html.as_bytes(), &one_ms);
+    assert!(
+        matches!(r, Err(Error::Timeout { limit_ms: 1, .. })),
+        "{:?}",
+        r.err()
+    );
+}
