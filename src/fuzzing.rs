@@ -46,3 +46,35 @@ pub fn pipeline(data: &[u8]) -> crate::Result<String> {
     }
     Ok(a.main_text())
 }
+
+/// The limits the WARC target reads under: records over 1 MiB are reported, not buffered.
+pub const WARC_LIMITS: Limits = Limits {
+    max_input_bytes: 1 << 20,
+    max_nodes: 100_000,
+    timeout_ms: 0,
+};
+
+/// WARC bytes (plain or gzip) → records: reads to the end, whatever the bytes are.
+///
+/// Returns the number of HTML pages and bad records; panics if reading does not end (more
+/// items than input bytes plus one) or if a record's offset goes backwards.
+pub fn warc(data: &[u8]) -> std::io::Result<(usize, usize)> {
+    let reader = crate::warc::WarcReader::new(std::io::Cursor::new(data), &WARC_LIMITS)?;
+    let (mut pages, mut bad, mut last) = (0usize, 0usize, 0u64);
+    for item in reader {
+        let offset = match &item {
+            crate::warc::Item::Page(p) => {
+                pages += 1;
+                p.offset
+            }
+            crate::warc::Item::Bad(b) => {
+                bad += 1;
+                b.offset
+            }
+        };
+        assert!(offset >= last, "record offset {offset} after {last}");
+        last = offset;
+        assert!(pages + bad <= data.len() + 1, "reading does not end");
+    }
+    Ok((pages, bad))
+}

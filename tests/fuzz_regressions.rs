@@ -51,3 +51,10 @@ fn smooth_corpus_and_crashes() {
         let _ = smoothing::fuzzing::smooth(d);
     });
 }
+
+#[test]
+fn warc_corpus_and_crashes() {
+    replay("warc", |d| {
+        let _ = pagelevel::fuzzing::warc(d);
+    });
+}
