@@ -240,7 +240,7 @@ pub fn solve(
             let mut f = Flat::default();
             for i in path {
                 jump_start[i] = jumps.len() as u32;
-                while let Some((_, light)) = pending.pop_if(|(o, _)| *o as usize == i) {
+                while let Some((_, light)) = pop_owned_by(&mut pending, i) {
                     f.add(light);
                 }
                 if w[i] > 0.0 {
@@ -271,7 +271,7 @@ pub fn solve(
         let mut base = 0.0; // g(v_0)
         for i in path {
             jump_start[i] = jumps.len() as u32;
-            while let Some((_, light)) = pending.pop_if(|(o, _)| *o as usize == i) {
+            while let Some((_, light)) = pop_owned_by(&mut pending, i) {
                 base += light.base;
                 seg.add_all(light.slope0);
                 for &(k, d) in &light.bps {
@@ -615,4 +615,14 @@ fn partition(lo: u32, hi: u32, mut pred: impl FnMut(u32) -> bool) -> u32 {
         }
     }
     l - lo
+}
+
+/// Pops the last pending function if it belongs to node `i` (`Vec::pop_if` needs Rust 1.86;
+/// the workspace supports 1.80).
+fn pop_owned_by<T>(pending: &mut Vec<(u32, T)>, i: usize) -> Option<(u32, T)> {
+    if pending.last().is_some_and(|(o, _)| *o as usize == i) {
+        pending.pop()
+    } else {
+        None
+    }
 }
