@@ -617,8 +617,7 @@ fn partition(lo: u32, hi: u32, mut pred: impl FnMut(u32) -> bool) -> u32 {
     l - lo
 }
 
-/// Pops the last pending function if it belongs to node `i` (`Vec::pop_if` needs Rust 1.86;
-/// the workspace supports 1.80).
+/// Pops the last pending function if it belongs to node `i` (what `Vec::pop_if` does).
 fn pop_owned_by<T>(pending: &mut Vec<(u32, T)>, i: usize) -> Option<(u32, T)> {
     if pending.last().is_some_and(|(o, _)| *o as usize == i) {
         pending.pop()
