@@ -475,13 +475,25 @@ fn count(dom: &Dom, visible: &[bool], title: &TitleWords, site: Option<&str>) ->
     counts
 }
 
-/// One pass over a text: words, characters, capitals, sentence ends and title words.
+/// One pass over a text: words, characters, capitals, sentence ends and title words. ASCII
+/// bytes are classified by table ([`ASCII_CLASS`]); other characters are decoded. O(len).
 fn scan_text(s: &str, title: &TitleWords, c: &mut Counts) {
+    let b = s.as_bytes();
+    let mut i = 0;
     let mut in_word = false;
     let mut word_len = 0u32;
     let mut h = FNV_OFFSET;
-    for ch in s.chars() {
-        let is_w = is_word_char(ch);
+    while i < b.len() {
+        let (class, ch) = if b[i] < 0x80 {
+            i += 1;
+            (ASCII_CLASS[b[i - 1] as usize], b[i - 1] as char)
+        } else {
+            // `i` is a char boundary: ASCII bytes and whole characters were stepped over.
+            let ch = s[i..].chars().next().unwrap_or(' ');
+            i += ch.len_utf8();
+            (class_of(ch), ch)
+        };
+        let is_w = class & WORD != 0;
         if is_w {
             if !in_word {
                 c.words += 1;
@@ -496,12 +508,9 @@ fn scan_text(s: &str, title: &TitleWords, c: &mut Counts) {
             c.title_mask |= title.bit(h);
             c.stop_words += is_stop_hash(h) as u32;
         }
-        if matches!(ch, '.' | '!' | '?' | '。' | '！' | '？') && in_word {
-            c.sentences += 1;
-        }
-        c.punctuation +=
-            matches!(ch, '.' | ',' | ';' | ':' | '!' | '?' | '。' | '，' | '、') as u32;
-        c.chars += !ch.is_whitespace() as u32;
+        c.sentences += (class & SENTENCE_END != 0 && in_word) as u32;
+        c.punctuation += (class & PUNCTUATION != 0) as u32;
+        c.chars += (class & SPACE == 0) as u32;
         in_word = is_w;
     }
     if in_word {
@@ -510,6 +519,56 @@ fn scan_text(s: &str, title: &TitleWords, c: &mut Counts) {
         c.stop_words += is_stop_hash(h) as u32;
     }
 }
+
+/// Character classes of [`scan_text`], as bits.
+const WORD: u8 = 1;
+const SPACE: u8 = 2;
+const PUNCTUATION: u8 = 4;
+const SENTENCE_END: u8 = 8;
+
+/// The classes of one character: a word character, white space, punctuation
+/// (`. , ; : ! ?` and CJK `。，、`) and sentence ends (`. ! ?` and CJK `。！？`).
+fn class_of(ch: char) -> u8 {
+    let mut k = 0;
+    if is_word_char(ch) {
+        k |= WORD;
+    }
+    if ch.is_whitespace() {
+        k |= SPACE;
+    }
+    if matches!(ch, '.' | ',' | ';' | ':' | '!' | '?' | '。' | '，' | '、') {
+        k |= PUNCTUATION;
+    }
+    if matches!(ch, '.' | '!' | '?' | '。' | '！' | '？') {
+        k |= SENTENCE_END;
+    }
+    k
+}
+
+/// [`class_of`] for the ASCII range.
+static ASCII_CLASS: [u8; 128] = {
+    let mut t = [0u8; 128];
+    let mut c = 0;
+    while c < 128 {
+        let b = c as u8;
+        let mut k = 0;
+        if b.is_ascii_alphanumeric() || b == b'_' {
+            k |= WORD;
+        }
+        if matches!(b, b' ' | 0x09..=0x0d) {
+            k |= SPACE;
+        }
+        if matches!(b, b'.' | b',' | b';' | b':' | b'!' | b'?') {
+            k |= PUNCTUATION;
+        }
+        if matches!(b, b'.' | b'!' | b'?') {
+            k |= SENTENCE_END;
+        }
+        t[c] = k;
+        c += 1;
+    }
+    t
+};
 
 /// Whether a lowercase-word hash is one of [`STOP_WORDS`].
 fn is_stop_hash(h: u64) -> bool {
@@ -884,6 +943,13 @@ mod tests {
     use super::*;
 
     #[test]
+    fn ascii_class_table_is_class_of() {
+        for b in 0u8..128 {
+            assert_eq!(ASCII_CLASS[b as usize], class_of(b as char), "byte {b}");
+        }
+    }
+
+    #[test]
     fn scan_counts_by_hand() {
         let t = TitleWords::new("The Quick Fox");
         assert_eq!(t.len, 2);
@@ -895,5 +961,15 @@ mod tests {
         assert_eq!(c.word_chars, 1 + 5 + 5 + 3 + 5 + 4);
         assert_eq!(c.title_mask.count_ones(), 2);
         assert_eq!(c.chars, 25);
+
+        // Non-ASCII: CJK punctuation, a no-break space, an accented capital.
+        let mut c = Counts::default();
+        scan_text("Ça va。好！\u{a0}x", &t, &mut c);
+        assert_eq!(c.words, 4);
+        assert_eq!(c.capitalized, 1);
+        assert_eq!(c.sentences, 2);
+        assert_eq!(c.punctuation, 1);
+        assert_eq!(c.word_chars, 2 + 2 + 1 + 1);
+        assert_eq!(c.chars, 8);
     }
 }

@@ -13,17 +13,37 @@ pub fn words(s: &str) -> impl Iterator<Item = &str> {
         .filter(|w| !w.is_empty())
 }
 
-/// Number of words in `s`, without allocating.
+/// Number of words in `s`, without allocating. ASCII bytes are classified by table, other
+/// characters decoded one at a time: O(len).
 pub fn count_words(s: &str) -> usize {
-    let mut n = 0;
-    let mut inside = false;
-    for c in s.chars() {
-        let w = is_word_char(c);
+    let b = s.as_bytes();
+    let (mut n, mut inside, mut i) = (0, false, 0);
+    while i < b.len() {
+        let w = if b[i] < 0x80 {
+            i += 1;
+            ASCII_WORD[b[i - 1] as usize]
+        } else {
+            // `i` is a char boundary: ASCII bytes and whole characters were stepped over.
+            let c = s[i..].chars().next().unwrap_or('\0');
+            i += c.len_utf8();
+            is_word_char(c)
+        };
         n += (w && !inside) as usize;
         inside = w;
     }
     n
 }
+
+/// `is_word_char` for the ASCII range.
+static ASCII_WORD: [bool; 128] = {
+    let mut t = [false; 128];
+    let mut c = 0;
+    while c < 128 {
+        t[c] = (c as u8).is_ascii_alphanumeric() || c == b'_' as usize;
+        c += 1;
+    }
+    t
+};
 
 #[cfg(test)]
 mod tests {
@@ -38,5 +58,15 @@ mod tests {
         assert_eq!(count_words("Hello, wörld_1 — 42!"), 3);
         assert_eq!(count_words(""), 0);
         assert_eq!(count_words("日本語 テキスト"), 2);
+        assert_eq!(count_words("a\u{e9}b c\u{2014}d_é"), 3);
+    }
+
+    #[test]
+    fn count_words_agrees_with_words_on_every_ascii_byte() {
+        let all: String = (0u8..128).map(char::from).chain("éß—…٣".chars()).collect();
+        for (i, _) in all.char_indices() {
+            let s = &all[i..];
+            assert_eq!(count_words(s), words(s).count(), "{s:?}");
+        }
     }
 }

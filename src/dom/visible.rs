@@ -70,13 +70,13 @@ pub const REVEAL_VISIBLE_SHARE: f64 = 0.25;
 /// `None` when nothing is revealed (the usual case).
 ///
 /// # Complexity
-/// O(n) plus a word count of the page's text when the visible words fall below the share.
+/// O(n) plus a word count of the hidden text and of the visible text until it outweighs that;
+/// the whole page's text is counted again only when the visible words fall below the share.
 fn reveal_bulk(dom: &Dom, vis: &[bool]) -> Option<Vec<bool>> {
     let n = dom.len();
-    // Words under each node, counting text that some attribute could hide but no tag does.
-    let mut under = vec![0u32; n];
+    // Text that some attribute could hide but no tag does.
     let mut renderable = vec![true; n];
-    let mut visible_words = 0u64;
+    let mut hidden_words = 0u64;
     for i in 1..n {
         let node = dom.node(i);
         let p = node.parent as usize;
@@ -86,12 +86,29 @@ fn reveal_bulk(dom: &Dom, vis: &[bool]) -> Option<Vec<bool>> {
                 Kind::Text => true,
                 _ => false,
             };
-        if node.kind == Kind::Text && renderable[i] {
-            let w = crate::text::count_words(dom.text(i)) as u32;
-            under[i] = w;
-            if vis[i] {
-                visible_words += u64::from(w);
+        if node.kind == Kind::Text && renderable[i] && !vis[i] {
+            hidden_words += crate::text::count_words(dom.text(i)) as u64;
+        }
+    }
+    // visible > share * (visible + hidden), i.e. 3 * visible > hidden for the share 1/4: most
+    // pages show that within their first texts, so the count stops early.
+    let shown = |visible: u64| {
+        visible as f64 * (1.0 - REVEAL_VISIBLE_SHARE) > REVEAL_VISIBLE_SHARE * hidden_words as f64
+    };
+    let mut visible_words = 0u64;
+    for i in 1..n {
+        if vis[i] && dom.node(i).kind == Kind::Text {
+            visible_words += crate::text::count_words(dom.text(i)) as u64;
+            if shown(visible_words) {
+                return None;
             }
+        }
+    }
+    // Words under each node (the rare page whose first render shows little).
+    let mut under = vec![0u32; n];
+    for i in 1..n {
+        if dom.node(i).kind == Kind::Text && renderable[i] {
+            under[i] = crate::text::count_words(dom.text(i)) as u32;
         }
     }
     for i in (1..n).rev() {
@@ -99,9 +116,6 @@ fn reveal_bulk(dom: &Dom, vis: &[bool]) -> Option<Vec<bool>> {
         under[p] += under[i];
     }
     let total = f64::from(under[0]);
-    if visible_words as f64 > REVEAL_VISIBLE_SHARE * total {
-        return None;
-    }
     let overlay = |i: usize| {
         (dom.node(i).tag == Tag::DIALOG && !dom.node(i).foreign)
             || dom
