@@ -96,8 +96,8 @@ fn reveal_bulk(dom: &Dom, vis: &[bool]) -> Option<Vec<bool>> {
         visible as f64 * (1.0 - REVEAL_VISIBLE_SHARE) > REVEAL_VISIBLE_SHARE * hidden_words as f64
     };
     let mut visible_words = 0u64;
-    for i in 1..n {
-        if vis[i] && dom.node(i).kind == Kind::Text {
+    for (i, &v) in vis.iter().enumerate().skip(1) {
+        if v && dom.node(i).kind == Kind::Text {
             visible_words += crate::text::count_words(dom.text(i)) as u64;
             if shown(visible_words) {
                 return None;
