@@ -665,6 +665,74 @@ fn sitelevel_groups_warc_records_by_site_like_a_site_folder() {
 }
 
 #[test]
+fn sitelevel_gathers_a_site_from_interleaved_records() {
+    // Crawl order: the two sites' records alternate, as in a Common Crawl file.
+    let dir = scratch("interleaved");
+    let sites = ["alpha", "bravo"];
+    let mut records = Vec::new();
+    for k in 0..6 {
+        for (s, site) in sites.iter().enumerate() {
+            std::fs::create_dir_all(dir.join("sites").join(site)).unwrap();
+            let html = site_page(site, k);
+            std::fs::write(dir.join(format!("sites/{site}/p{k}.html")), &html).unwrap();
+            let id = format!("00000000-0000-0000-0000-0000000{s}{k:04}");
+            records.push(record(
+                "response",
+                &id,
+                &format!("https://www.{site}.example/p{k}"),
+                &http("Content-Type: text/html\r\n", html.as_bytes()),
+            ));
+        }
+    }
+    let warc = dir.join("interleaved.warc.gz");
+    std::fs::write(
+        &warc,
+        records.iter().flat_map(|r| gzip(r)).collect::<Vec<u8>>(),
+    )
+    .unwrap();
+
+    let out = bin()
+        .args(["sitelevel", "--extract", "--warc"])
+        .arg(&warc)
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{stderr}");
+    assert!(stderr.contains("site alpha.example: 6 pages"), "{stderr}");
+    assert!(stderr.contains("site bravo.example: 6 pages"), "{stderr}");
+    let from_warc = lines(&out.stdout);
+    // Sites in the order of their first record, each in file order.
+    let urls: Vec<&str> = from_warc
+        .iter()
+        .map(|v| v["url"].as_str().unwrap())
+        .collect();
+    assert_eq!(urls[0], "https://www.alpha.example/p0");
+    assert_eq!(urls[5], "https://www.alpha.example/p5");
+    assert_eq!(urls[6], "https://www.bravo.example/p0");
+    let out = bin()
+        .args(["sitelevel", "--extract", "--site-dir"])
+        .arg(dir.join("sites"))
+        .output()
+        .unwrap();
+    let from_dir = lines(&out.stdout);
+    assert_eq!(from_warc.len(), 12);
+    assert_eq!(from_dir.len(), 12);
+    for (w, d) in from_warc.iter().zip(&from_dir) {
+        assert_eq!(w["text"], d["text"]);
+    }
+
+    // Taken as runs of consecutive records, every run is one page: too few to label.
+    let out = bin()
+        .args(["sitelevel", "--extract", "--contiguous", "--warc"])
+        .arg(&warc)
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(stderr.matches("skipped, no labels").count(), 12, "{stderr}");
+    assert!(stderr.contains("10 site run(s) came after"), "{stderr}");
+}
+
+#[test]
 fn markdown_table_cells_stay_on_one_line() {
     let dir = scratch("cells");
     let page = dir.join("notes.html");

@@ -24,9 +24,14 @@ pub struct Args {
     #[arg(long, value_name = "DIR")]
     site_dir: Option<PathBuf>,
     /// WARC files (.warc, .warc.gz): their HTML responses, grouped into sites by the registrable
-    /// domain of the target URI, a site being a run of consecutive records (docs/warc.md).
+    /// domain of the target URI wherever the records are in a file (docs/warc.md).
     #[arg(long, value_name = "FILE", num_args = 1..)]
     warc: Vec<PathBuf>,
+    /// With --warc: a site is a run of consecutive records (one streaming pass holding one run's
+    /// record list), for files already written host by host. By default a first pass lists every
+    /// record (id, URI, offset) and a site gathers its records from the whole file.
+    #[arg(long, requires = "warc")]
+    contiguous: bool,
     /// θ: a subtree is template if it occurs on at least max(2, ⌈θ·N⌉) of a site's N pages.
     #[arg(long, default_value_t = ::sitelevel::DEFAULT_THETA)]
     theta: f64,
@@ -249,32 +254,40 @@ fn page_job(
     PageOut { line, gold }
 }
 
-/// One run of consecutive records of a site in a WARC file: its pages and, per page, the
-/// record's offset (a bad record is read again there and fails again with its error).
+/// The records of one site in a WARC file (all of them, or one run of consecutive ones with
+/// `--contiguous`): its pages and, per page, the record's offset (a bad record is read again
+/// there and fails again with its error).
 struct WarcRun {
     group: SiteGroup,
     offsets: Vec<u64>,
 }
 
-/// Groups the records of a WARC file into runs of one site in one streaming pass and hands each
-/// run to `site_run` as soon as it ends. Memory: one run's record metadata (ids, URIs, offsets).
+/// Groups the records of a WARC file by site and hands each site to `site_run`.
+///
+/// With `contiguous`, a site is a run of consecutive records, handed over as soon as it ends:
+/// one streaming pass, memory one run's record metadata. Otherwise one pass lists every record
+/// (id, URI, offset: about 200 bytes each, never the bodies) and the sites follow in the order of
+/// their first record, each with its records in file order. A bad record joins the site of its
+/// URI, or without one the site of the record before it, so its error line stays near its place.
 fn warc_runs(
     path: &std::path::Path,
     limits: &pagelevel::Limits,
+    contiguous: bool,
     mut site_run: impl FnMut(WarcRun) -> anyhow::Result<()>,
 ) -> anyhow::Result<()> {
     let reader = pagelevel::warc::WarcReader::open(path, limits)
         .with_context(|| format!("{}: cannot read", path.display()))?;
     let shown = path.to_string_lossy().into_owned();
-    let mut run: Option<WarcRun> = None;
+    let site_of =
+        |uri: Option<&str>| uri.and_then(|u| pagelevel::url::site_of(&site::unwrap_wayback(u)));
+    let mut runs: Vec<WarcRun> = Vec::new();
+    let mut index: std::collections::HashMap<String, usize> = std::collections::HashMap::new();
+    // The run of the record before (where a bad record without a URI goes).
+    let mut prev: Option<usize> = None;
     for item in reader {
         let (site, page, record) = match item {
             pagelevel::warc::Item::Page(p) => {
-                let site = p
-                    .uri
-                    .as_deref()
-                    .and_then(|u| pagelevel::url::site_of(&site::unwrap_wayback(u)))
-                    .unwrap_or_else(|| ".".to_owned());
+                let site = site_of(p.uri.as_deref()).unwrap_or_else(|| ".".to_owned());
                 let page = SitePage {
                     path: shown.clone(),
                     id: p.record_id,
@@ -285,6 +298,12 @@ fn warc_runs(
                 (Some(site), page, p.offset)
             }
             pagelevel::warc::Item::Bad(b) => {
+                // In contiguous mode a bad record stays in the run it is in (file order).
+                let site = if contiguous {
+                    None
+                } else {
+                    site_of(b.uri.as_deref())
+                };
                 let page = SitePage {
                     path: shown.clone(),
                     id: b.record_id.unwrap_or_default(),
@@ -292,32 +311,38 @@ fn warc_runs(
                     url: b.uri,
                     gold: None,
                 };
-                // A bad record stays with the run it is in, keeping the output in file order.
-                (None, page, b.offset)
+                (site, page, b.offset)
             }
         };
-        let same = match (&run, &site) {
-            (Some(r), Some(s)) => &r.group.name == s,
-            (Some(_), None) => true,
-            (None, _) => false,
-        };
-        if !same {
-            if let Some(r) = run.take() {
-                site_run(r)?;
+        let k = match (&site, prev) {
+            (None, Some(l)) => l,
+            (Some(s), Some(l)) if runs[l].group.name == *s => l,
+            (Some(s), _) if !contiguous && index.contains_key(s) => index[s],
+            _ => {
+                if contiguous {
+                    if let Some(r) = runs.pop() {
+                        site_run(r)?;
+                    }
+                }
+                let name = site.unwrap_or_else(|| ".".to_owned());
+                if !contiguous {
+                    index.insert(name.clone(), runs.len());
+                }
+                runs.push(WarcRun {
+                    group: SiteGroup {
+                        name,
+                        pages: Vec::new(),
+                    },
+                    offsets: Vec::new(),
+                });
+                runs.len() - 1
             }
-            run = Some(WarcRun {
-                group: SiteGroup {
-                    name: site.unwrap_or_else(|| ".".to_owned()),
-                    pages: Vec::new(),
-                },
-                offsets: Vec::new(),
-            });
-        }
-        let r = run.as_mut().expect("a run was just started");
-        r.group.pages.push(page);
-        r.offsets.push(record);
+        };
+        runs[k].group.pages.push(page);
+        runs[k].offsets.push(record);
+        prev = Some(k);
     }
-    if let Some(r) = run {
+    for r in runs {
         site_run(r)?;
     }
     Ok(())
@@ -429,7 +454,7 @@ pub fn run(args: Args) -> anyhow::Result<usize> {
     }
     for path in &args.warc {
         let limits = options.limits;
-        warc_runs(path, &limits, |run| {
+        warc_runs(path, &limits, args.contiguous, |run| {
             if !seen_sites.insert(run.group.name.clone()) {
                 split_sites += 1;
             }
