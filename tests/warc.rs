@@ -533,10 +533,13 @@ fn every_format_on_a_structured_page() {
     );
 }
 
+/// A letter for `n` (mod 26). Letters, not digits: SiteLevel hashes every digit run alike.
+fn letter(n: usize) -> char {
+    char::from(b'a' + (n % 26) as u8)
+}
+
 /// A page of `site` with the site's navigation and footer around article `k`.
 fn site_page(site: &str, k: usize) -> String {
-    // Letters, not digits: SiteLevel hashes every digit run alike.
-    let letter = |n: usize| char::from(b'a' + (n % 26) as u8);
     let words: String = (0..30)
         .map(|w| format!("{site}{}{} ", letter(k), letter(w)))
         .collect();
@@ -730,6 +733,70 @@ fn sitelevel_gathers_a_site_from_interleaved_records() {
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert_eq!(stderr.matches("skipped, no labels").count(), 12, "{stderr}");
     assert!(stderr.contains("10 site run(s) came after"), "{stderr}");
+}
+
+#[test]
+fn dedup_sitelevel_mode_reads_sites_from_warc_uris() {
+    // Two sites whose pages share a long template around short, different stories: their full
+    // texts look alike, their SiteLevel texts (template removed) do not.
+    let dir = scratch("dedup-sitelevel");
+    let template: String = (0..120)
+        .map(|w| format!("menu{}{} ", letter(w / 26), letter(w)))
+        .collect();
+    let mut records = Vec::new();
+    for k in 0..6 {
+        for (s, site) in ["alpha", "bravo"].iter().enumerate() {
+            let story: String = (0..12)
+                .map(|w| format!("{site}{}{} ", letter(k), letter(w)))
+                .collect();
+            let html = format!(
+                "<html><body><nav>{site} {template}</nav><article><p>{story}</p></article>\
+                 <footer>{template} {site}</footer></body></html>"
+            );
+            records.push(record(
+                "response",
+                &format!("00000000-0000-0000-0000-0000000{s}{k:04}"),
+                &format!("https://www.{site}.example/p{k}"),
+                &http("Content-Type: text/html\r\n", html.as_bytes()),
+            ));
+        }
+    }
+    let warc = dir.join("sites.warc.gz");
+    std::fs::write(
+        &warc,
+        records.iter().flat_map(|r| gzip(r)).collect::<Vec<u8>>(),
+    )
+    .unwrap();
+    let run = |mode: &str| {
+        let out = bin()
+            .args(["dedup", "--mode", mode])
+            .arg(&warc)
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "{mode}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        // Both sites are labelled (not left with their full text for too few pages).
+        assert!(!String::from_utf8_lossy(&out.stderr).contains("not labelled"));
+        lines(&out.stdout)
+    };
+    let full = run("full");
+    assert!(full.len() >= 15, "template-heavy pages pair up: {full:?}");
+    let site = run("sitelevel");
+    assert!(site.is_empty(), "{site:?}");
+
+    // Files without a URL have no site.
+    let f = dir.join("page.html");
+    std::fs::write(&f, "<p>one</p>").unwrap();
+    let out = bin()
+        .args(["dedup", "--mode", "sitelevel"])
+        .arg(&f)
+        .output()
+        .unwrap();
+    assert!(!out.status.success());
+    assert!(String::from_utf8_lossy(&out.stderr).contains("needs the pages' sites"));
 }
 
 #[test]

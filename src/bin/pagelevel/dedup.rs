@@ -30,7 +30,8 @@ use crate::pipeline_args::PipelineArgs;
 pub enum Mode {
     /// All visible text of the page.
     Full,
-    /// The SiteLevel baseline: visible text outside the site's templates (needs sites).
+    /// The SiteLevel baseline: visible text outside the site's templates (needs sites: a manifest,
+    /// a site folder, or WARC records grouped by the registrable domain of their URI).
     Sitelevel,
     /// The PageLevel main text (what `pagelevel extract` prints).
     Pagelevel,
@@ -179,9 +180,29 @@ fn inputs(args: &Args) -> anyhow::Result<Inputs> {
             offsets.push(Some(offset));
         }
     }
+    // WARC records (and pages given one --url) have URIs: their sites are registrable domains,
+    // gathered from anywhere in the input as `sitelevel --warc` does. Files without a URL have
+    // none, and SiteLevel mode refuses them.
+    let sites = pages.iter().all(|p| p.url.is_some()).then(|| {
+        let mut sites: Vec<(String, Vec<usize>)> = Vec::new();
+        let mut index: HashMap<String, usize> = HashMap::new();
+        for (i, p) in pages.iter().enumerate() {
+            let name = p
+                .url
+                .as_deref()
+                .and_then(|u| pagelevel::url::site_of(&site::unwrap_wayback(u)))
+                .unwrap_or_else(|| ".".to_owned());
+            let g = *index.entry(name.clone()).or_insert_with(|| {
+                sites.push((name, Vec::new()));
+                sites.len() - 1
+            });
+            sites[g].1.push(i);
+        }
+        sites
+    });
     Ok(Inputs {
         pages,
-        sites: None,
+        sites,
         offsets,
     })
 }
@@ -229,8 +250,8 @@ type Text = Result<String, String>;
 fn sitelevel_texts(ctx: &Ctx, inputs: &Inputs) -> anyhow::Result<Vec<Text>> {
     let Some(sites) = &inputs.sites else {
         bail!(
-            "--mode sitelevel needs the pages' sites: give --manifest M or --site-dir DIR \
-             (pages given as files have no site)"
+            "--mode sitelevel needs the pages' sites: give --manifest M, --site-dir DIR or WARC \
+             files (pages given as files without --url have no site)"
         );
     };
     let options = RunOptions::default();
@@ -245,9 +266,13 @@ fn sitelevel_texts(ctx: &Ctx, inputs: &Inputs) -> anyhow::Result<Vec<Text>> {
             let mut out: Vec<(usize, Text)> = Vec::with_capacity(idx.len());
             let mut skipped = Vec::new();
             let mut k = 0;
-            site::run_site(
+            site::run_site_with(
                 &group,
                 &options,
+                |k, p| match inputs.offsets[idx[k]] {
+                    Some(o) => pagelevel::warc::page_at(&p.file, o, &ctx.limits),
+                    None => Page::from_path(&p.file, p.url.as_deref(), &ctx.limits),
+                },
                 |_, page, labels| site::extract_text(&page.dom, labels),
                 |_, outcome| {
                     let i = idx[k];
