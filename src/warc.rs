@@ -18,6 +18,11 @@
 //! A file that is one gzip member holding all records is read too. A record whose block runs
 //! past the end of its member is reported as a wrong `Content-Length`.
 //!
+//! Plain files: after a record whose `Content-Length` does not end at its `\r\n\r\n` (or runs
+//! past the file's end), the reader goes back to the start of that record's block and scans for
+//! the next version line, so the records a too-long length swallowed are read (budgeted: see
+//! `WarcReader::rescan_from`).
+//!
 //! HTTP: the status line and headers are parsed by `httparse`; `Transfer-Encoding: chunked` is
 //! undone when the body is well-formed chunks, `Content-Encoding: gzip|deflate` always.
 //!
@@ -278,8 +283,13 @@ pub struct WarcReader<R: BufRead + Seek> {
     skipped: u64,
     /// Uncompressed bytes consumed (the record offset of plain files).
     consumed: u64,
+    /// Bytes read again after wrong lengths (plain files; see `rescan_from`).
+    rescanned: u64,
     done: bool,
 }
+
+/// Bytes a plain file may always re-read after wrong `Content-Length`s, however short it is.
+const RESCAN_MIN_BUDGET: u64 = 1 << 20;
 
 impl WarcReader<BufReader<File>> {
     /// Opens a WARC file; gzip is recognised by its magic bytes.
@@ -322,6 +332,7 @@ impl<R: BufRead + Seek> WarcReader<R> {
             limits: *limits,
             skipped: 0,
             consumed: 0,
+            rescanned: 0,
             done: false,
         })
     }
@@ -363,6 +374,28 @@ impl<R: BufRead + Seek> WarcReader<R> {
         let got = io::copy(&mut (&mut self.input).take(n), &mut io::sink())?;
         self.consumed += got;
         Ok(got)
+    }
+
+    /// Plain files, after a record whose `Content-Length` is wrong: goes back to the start of
+    /// its block, so that the scan for the next version line finds the records a too-long
+    /// length swallowed (a too-short one is found either way). Progress is kept: the record's
+    /// version line and header lie before `pos`. Re-reading is budgeted (as many bytes again
+    /// as the file has given so far, at least [`RESCAN_MIN_BUDGET`]), so that a file of
+    /// records that all claim to run to its end is read in linear time, not quadratic; past
+    /// the budget, `false` and nothing is re-read.
+    fn rescan_from(&mut self, pos: u64) -> bool {
+        let back = self.consumed.saturating_sub(pos);
+        if self.rescanned + back > self.consumed.max(RESCAN_MIN_BUDGET) {
+            return false;
+        }
+        self.rescanned += back;
+        let buffered = self.input.buffer().len();
+        self.input.consume(buffered);
+        match self.input.get_mut().reader().seek(SeekFrom::Start(pos)) {
+            Ok(_) => self.consumed = pos,
+            Err(_) => self.done = true,
+        }
+        true
     }
 
     /// Drops what is buffered of a broken member and resumes at the next one.
@@ -498,6 +531,8 @@ impl<R: BufRead + Seek> WarcReader<R> {
                 _ => {}
             }
         }
+        // Plain files: where a record with a wrong length is scanned again from.
+        let block_start = self.consumed;
         let Some(Ok(declared)) = length.as_deref().map(str::parse::<u64>) else {
             return Err(bad(
                 start,
@@ -529,7 +564,9 @@ impl<R: BufRead + Seek> WarcReader<R> {
                     detail: format!("the record's gzip member ends after {read} bytes"),
                 }
             } else {
-                self.done = true;
+                if !self.rescan_from(block_start) {
+                    self.done = true;
+                }
                 WarcError::Truncated { declared, read }
             };
             return Err(bad(start, record_id, uri, error));
@@ -539,6 +576,10 @@ impl<R: BufRead + Seek> WarcReader<R> {
         match self.block(4, &mut trailer) {
             Ok(_) if trailer == b"\r\n\r\n" || trailer.is_empty() => {}
             Ok(_) => {
+                if !self.input.get_ref().gzip {
+                    // Past the budget the scan goes on after the block, as for a short length.
+                    self.rescan_from(block_start);
+                }
                 return Err(bad(
                     start,
                     record_id,
@@ -550,7 +591,7 @@ impl<R: BufRead + Seek> WarcReader<R> {
                             String::from_utf8_lossy(&trailer)
                         ),
                     },
-                ))
+                ));
             }
             Err(e) => return Err(self.gzip_failure(start, record_id, uri, e)),
         }
@@ -728,6 +769,51 @@ fn dechunk(body: &[u8]) -> Option<Vec<u8>> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn rereading_after_wrong_lengths_is_budgeted() {
+        // 2,000 records that all claim to run 10 MB past the end: without a budget each would
+        // re-read the rest of the file (quadratic); with it, rescans stop after about 1 MiB.
+        let mut file = Vec::new();
+        for k in 0..2000 {
+            file.extend_from_slice(
+                format!(
+                    "WARC/1.1\r\nWARC-Type: response\r\nWARC-Record-ID: <urn:uuid:{k}>\r\n\
+                     Content-Length: 10000000\r\n\r\nHTTP/1.1 200 OK\r\n\r\n<p>{k}</p>\r\n\r\n"
+                )
+                .as_bytes(),
+            );
+        }
+        let reader = WarcReader::new(io::Cursor::new(&file[..]), &Limits::default()).unwrap();
+        let items: Vec<Item> = reader.collect();
+        assert!(
+            items.len() >= 2 && items.len() < 20,
+            "{} items",
+            items.len()
+        );
+        for item in &items {
+            let Item::Bad(b) = item else {
+                panic!("{item:?}")
+            };
+            assert!(
+                matches!(b.error, WarcError::Truncated { .. }),
+                "{:?}",
+                b.error
+            );
+        }
+        // Re-read bytes stay within the budget (plus the last rescan's).
+        let total: u64 = items
+            .iter()
+            .map(|i| match i {
+                Item::Bad(b) => file.len() as u64 - b.offset,
+                Item::Page(_) => 0,
+            })
+            .sum();
+        assert!(
+            total <= 2 * (RESCAN_MIN_BUDGET + file.len() as u64),
+            "{total}"
+        );
+    }
 
     #[test]
     fn http_header_and_charset() {

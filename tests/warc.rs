@@ -330,6 +330,60 @@ fn plain_warc_resyncs_after_a_wrong_content_length() {
 }
 
 #[test]
+fn plain_warc_reads_the_records_a_too_long_content_length_swallows() {
+    let dir = scratch("plain-long");
+    let html = "Content-Type: text/html\r\n";
+    let good = |k: &str, word: &str| {
+        record(
+            "response",
+            &format!("00000000-0000-0000-0000-{k:0>12}"),
+            &format!("http://{word}.example/"),
+            &http(html, article(word, word).as_bytes()),
+        )
+    };
+    let long = |extra: usize| {
+        let block = http(html, article("Long", "long").as_bytes());
+        record_with_length(
+            "response",
+            "00000000-0000-0000-0000-0000000000ff",
+            "http://long.example/",
+            &block,
+            block.len() + extra,
+        )
+    };
+    // 300 bytes too long ends inside the next record; 10 MB too long runs past the file's end.
+    for extra in [300, 10 << 20] {
+        let file = [
+            good("a", "alpha"),
+            long(extra),
+            good("b", "bravo"),
+            good("c", "charlie"),
+        ]
+        .concat();
+        let path = dir.join(format!("long{extra}.warc"));
+        std::fs::write(&path, &file).unwrap();
+        let (out, v) = extract(&[&path]);
+        assert!(!out.status.success());
+        let got: Vec<(String, bool)> = v
+            .iter()
+            .map(|x| (id(x), x.get("error").is_some()))
+            .collect();
+        let want: Vec<(String, bool)> = [("a", false), ("ff", true), ("b", false), ("c", false)]
+            .iter()
+            .map(|(s, b)| (format!("<urn:uuid:00000000-0000-0000-0000-{s:0>12}>"), *b))
+            .collect();
+        assert_eq!(
+            got,
+            want,
+            "{extra}: {}",
+            String::from_utf8_lossy(&out.stdout)
+        );
+        let text = v[2]["text"].as_str().unwrap();
+        assert!(text.contains("bravo0 bravo1"), "{text}");
+    }
+}
+
+#[test]
 fn warc_record_extracts_like_its_html_with_url() {
     let dir = scratch("same");
     let p = parts();
