@@ -14,6 +14,10 @@
 //! ([`crate::structured`], O(n) more); the scores and segments stay those of Basic (Viterbi)
 //! or Smooth (the others). Smooth is the default: none of them won out of fold
 //! (`docs/quality.md`).
+//!
+//! A node is template when its y is at least the threshold: [`SegmentOptions::threshold`], or
+//! with [`SegmentOptions::learned_threshold`] the one the model's threshold tree picks for the
+//! page from summaries of its y ([`crate::threshold`], one more O(n) loop).
 
 use serde::Serialize;
 use smoothing::NO_PARENT;
