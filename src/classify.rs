@@ -16,8 +16,12 @@ use crate::{Error, Result};
 
 /// The model format's name, checked on load.
 pub const FORMAT: &str = "pagelevel-model";
-/// The model format's version, checked on load (version 1 files, regressions only, still load).
-pub const VERSION: u32 = 2;
+/// The model format's newest version, checked on load: version 3 files carry the optional
+/// threshold part; version 2 files (without it) and version 1 files (regressions only) still
+/// load.
+pub const VERSION: u32 = 3;
+/// The version written for a model without a threshold part, so older builds still read it.
+pub const VERSION_WITHOUT_THRESHOLD: u32 = 2;
 /// Number of area buckets.
 pub const BUCKETS: usize = 4;
 
@@ -73,7 +77,7 @@ pub struct BucketModel {
 pub struct Model {
     /// Always [`FORMAT`].
     pub format: String,
-    /// Always [`VERSION`].
+    /// [`VERSION`] with a threshold part, [`VERSION_WITHOUT_THRESHOLD`] without (or older).
     pub version: u32,
     /// Names of the features the regressions use, in column order (a subset of [`NAMES`]).
     pub features: Vec<String>,
@@ -91,6 +95,10 @@ pub struct Model {
     /// How the model was made (command, data), for the record.
     #[serde(default)]
     pub provenance: String,
+    /// The learned page-level threshold ([`crate::threshold`]), used only when the pipeline
+    /// is asked to (`SegmentOptions::learned_threshold`); absent from older files.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub threshold: Option<crate::threshold::ThresholdModel>,
 }
 
 impl Model {
@@ -116,6 +124,9 @@ impl Model {
             )));
         }
         m.columns = columns_of(&m.features)?;
+        if let Some(t) = &m.threshold {
+            t.check()?;
+        }
         let k = m.columns.len();
         if let Some(forest) = &mut m.boost {
             forest

@@ -27,6 +27,7 @@ pub mod render;
 pub mod site;
 pub mod structured;
 pub mod text;
+pub mod threshold;
 pub mod url;
 pub mod warc;
 

@@ -14,6 +14,10 @@
 //! ([`crate::structured`], O(n) more); the scores and segments stay those of Basic (Viterbi)
 //! or Smooth (the others). Smooth is the default: none of them won out of fold
 //! (`docs/quality.md`).
+//!
+//! A node is template when its y is at least the threshold: [`SegmentOptions::threshold`], or
+//! with [`SegmentOptions::learned_threshold`] the one the model's threshold tree picks for the
+//! page from summaries of its y ([`crate::threshold`], one more O(n) loop).
 
 use serde::Serialize;
 use smoothing::NO_PARENT;
@@ -24,6 +28,7 @@ use crate::features::PageFeatures;
 use crate::structured::{
     decode_blocks, tree_filter, DEFAULT_SWITCH_PENALTY, DEFAULT_TREE_KEEP_WORDS, DEFAULT_TREE_SHARE,
 };
+use crate::threshold::PageSummary;
 
 /// Default penalty constant c.
 pub const DEFAULT_C: f64 = 0.01;
@@ -106,8 +111,11 @@ pub struct SegmentOptions {
     pub penalty: Penalty,
     /// The nodes' weights.
     pub weight: Weight,
-    /// A node is template when its y is at least this.
+    /// A node is template when its y is at least this (unless `learned_threshold` applies).
     pub threshold: f32,
+    /// Use the model's learned page-level threshold ([`crate::threshold`]) instead of
+    /// `threshold`, when the model has one.
+    pub learned_threshold: bool,
     /// Nodes with a smaller estimated area are hidden (not scored).
     pub min_area: f32,
     /// The Viterbi variants' cost λ of a label change between consecutive text blocks.
@@ -126,6 +134,7 @@ impl Default for SegmentOptions {
             penalty: Penalty::AreaRatio,
             weight: Weight::Words,
             threshold: DEFAULT_THRESHOLD,
+            learned_threshold: false,
             min_area: DEFAULT_MIN_AREA,
             switch_penalty: DEFAULT_SWITCH_PENALTY,
             tree_share: DEFAULT_TREE_SHARE,
@@ -176,6 +185,8 @@ pub struct Segmentation {
     pub segment_of: Vec<u32>,
     /// Nodes in the smoothing tree.
     pub scored: Vec<bool>,
+    /// The threshold applied to y: [`SegmentOptions::threshold`], or the learned one.
+    pub threshold: f32,
 }
 
 /// Scores and smooths one page.
@@ -269,6 +280,19 @@ pub fn segment(dom: &Dom, pf: &PageFeatures, model: &Model, opts: &SegmentOption
     };
 
     let mut y = vec![f32::NAN; n];
+    let threshold = match (&model.threshold, opts.learned_threshold) {
+        (Some(tm), true) => {
+            // The summaries need every node's y first: one extra O(n) loop.
+            for i in root..end {
+                let near = nearest[i];
+                if near != NONE {
+                    y[i] = ys[compact[near as usize] as usize] as f32;
+                }
+            }
+            tm.choose(&PageSummary::of(dom, pf, &y))
+        }
+        _ => opts.threshold,
+    };
     let mut template = vec![false; n];
     let mut segment_of = vec![NONE; n];
     let mut segments: Vec<Segment> = Vec::new();
@@ -279,7 +303,7 @@ pub fn segment(dom: &Dom, pf: &PageFeatures, model: &Model, opts: &SegmentOption
         }
         let yi = ys[compact[near as usize] as usize] as f32;
         y[i] = yi;
-        template[i] = yi >= opts.threshold;
+        template[i] = yi >= threshold;
         if scored[i] {
             let starts = i == root || {
                 let p = dom.node(i).parent as usize;
@@ -308,7 +332,7 @@ pub fn segment(dom: &Dom, pf: &PageFeatures, model: &Model, opts: &SegmentOption
         decode_blocks(
             &pf.blocks,
             &y,
-            opts.threshold,
+            threshold,
             opts.switch_penalty,
             &mut template,
         );
@@ -335,6 +359,7 @@ pub fn segment(dom: &Dom, pf: &PageFeatures, model: &Model, opts: &SegmentOption
         segments,
         segment_of,
         scored,
+        threshold,
     }
 }
 

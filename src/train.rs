@@ -28,9 +28,10 @@ use crate::classify::{auc, bucket_of, fit_bucket, transform, BucketModel, Model}
 use crate::features::{self, FeatureOptions, COUNT, NAMES, PAPER_COUNT};
 use crate::manifest::{Entry, Manifest};
 use crate::metrics::{word_prf, Prf};
-use crate::pipeline::{analyze, Options};
-use crate::segment::{segment, DEFAULT_MIN_AREA};
+use crate::pipeline::{analyze, Analysis, Options};
+use crate::segment::{segment, Variant, DEFAULT_MIN_AREA};
 use crate::site::{group_manifest, run_site, Outcome, RunOptions, SiteGroup};
+use crate::threshold::PageSummary;
 use crate::{Error, Page, Result};
 
 /// Most samples kept from one page (every k-th scored node), so large pages do not dominate.
@@ -369,13 +370,14 @@ pub fn fit(
     let edges = quartile_edges(&mut areas);
     let mut model = Model {
         format: crate::classify::FORMAT.into(),
-        version: crate::classify::VERSION,
+        version: crate::classify::VERSION_WITHOUT_THRESHOLD,
         columns: cols.clone(),
         features: names,
         bucket_edges: edges.clone(),
         buckets: Vec::new(),
         boost: None,
         provenance,
+        threshold: None,
     };
     if fo.classifier == Classifier::Boost {
         let x: Vec<Vec<f32>> = rows
@@ -490,16 +492,99 @@ pub fn cross_validate(
     opts: &[Options],
     limits: &crate::Limits,
 ) -> Result<Vec<Vec<(usize, Prf)>>> {
+    Ok(cross_validate_with(records, fo, opts, limits, &[])?.0)
+}
+
+/// One page's out-of-fold material for the threshold model: its summaries under the first
+/// entry of `opts` and its word-F1 at every threshold of the grid.
+#[derive(Debug, Clone)]
+pub struct ThresholdRow {
+    /// The page's summaries ([`PageSummary`]).
+    pub summary: PageSummary,
+    /// Word-F1 at each grid threshold.
+    pub f1: Vec<f64>,
+}
+
+/// Per page with gold text: (record index, P/R/F1).
+pub type PageScores = Vec<(usize, Prf)>;
+/// Per page with gold text: (record index, threshold row), by record index.
+pub type ThresholdRows = Vec<(usize, ThresholdRow)>;
+
+/// The threshold rows of the pages of fold `score` (with gold text) from a model fitted on
+/// the pages of every fold not in `exclude`, under `opts`. With `exclude` = {k, j} and
+/// `score` = j for every j ≠ k, the rows of the folds other than k come from models that
+/// never saw fold k: a threshold model fitted on them knows nothing of fold k (the nested
+/// scheme of `train --cv --threshold-model --threshold-nested`).
+///
+/// # Errors
+/// When the model cannot be fitted.
+///
+/// # Complexity
+/// One fit; per scored page one parse, feature pass, segmentation, and per grid threshold
+/// one pass over the nodes and one rendering.
+pub fn fold_threshold_rows(
+    records: &[PageRecord],
+    fo: &FitOptions,
+    opts: &Options,
+    limits: &crate::Limits,
+    grid: &[f32],
+    exclude: &[u64],
+    score: u64,
+) -> Result<ThresholdRows> {
+    let model = fit(records, |r| !exclude.contains(&r.fold()), fo, String::new())?;
+    let mut rows: ThresholdRows = (0..records.len())
+        .filter(|&i| records[i].fold() == score && records[i].entry.gold.is_some())
+        .collect::<Vec<usize>>()
+        .par_iter()
+        .filter_map(|&i| {
+            let r = &records[i];
+            let gold = std::fs::read_to_string(r.root.join(r.entry.gold.as_ref()?)).ok()?;
+            let page = Page::from_path(&r.root.join(&r.entry.html), r.entry.url.as_deref(), limits)
+                .ok()?;
+            let mut a = analyze(page, &model, opts);
+            let row = ThresholdRow {
+                summary: PageSummary::of(&a.page.dom, &a.features, &a.segmentation.y),
+                f1: grid
+                    .iter()
+                    .map(|&t| word_prf(&text_at(&mut a, &model, opts, t), &gold).f1)
+                    .collect(),
+            };
+            Some((i, row))
+        })
+        .collect();
+    rows.sort_by_key(|p| p.0);
+    Ok(rows)
+}
+
+/// [`cross_validate`], and with a non-empty `grid` also every page's [`ThresholdRow`] (record
+/// index, row) under the first entry of `opts`, from the same out-of-fold node scores.
+///
+/// # Errors
+/// When a fold's model cannot be fitted.
+///
+/// # Complexity
+/// As [`cross_validate`], plus per page and grid threshold one pass over the nodes and one
+/// rendering of the text (for Smooth and Basic the flags are re-derived from y; the
+/// structured variants segment again).
+pub fn cross_validate_with(
+    records: &[PageRecord],
+    fo: &FitOptions,
+    opts: &[Options],
+    limits: &crate::Limits,
+    grid: &[f32],
+) -> Result<(Vec<PageScores>, ThresholdRows)> {
     let mut out = vec![Vec::new(); opts.len()];
+    let mut rows = Vec::new();
     let Some(first) = opts.first() else {
-        return Ok(out);
+        return Ok((out, rows));
     };
     for k in 0..FOLDS {
         let model = fit(records, |r| r.fold() != k, fo, String::new())?;
         let mine: Vec<usize> = (0..records.len())
             .filter(|&i| records[i].fold() == k && records[i].entry.gold.is_some())
             .collect();
-        let scored: Vec<(usize, Vec<Prf>)> = mine
+        type Scored = (usize, Vec<Prf>, Option<ThresholdRow>);
+        let scored: Vec<Scored> = mine
             .par_iter()
             .filter_map(|&i| {
                 let r = &records[i];
@@ -509,21 +594,58 @@ pub fn cross_validate(
                         .ok()?;
                 let mut a = analyze(page, &model, first);
                 let mut prfs = vec![word_prf(&a.main_text(), &gold)];
+                let row = (!grid.is_empty()).then(|| ThresholdRow {
+                    summary: PageSummary::of(&a.page.dom, &a.features, &a.segmentation.y),
+                    f1: grid
+                        .iter()
+                        .map(|&t| word_prf(&text_at(&mut a, &model, first, t), &gold).f1)
+                        .collect(),
+                });
                 for o in &opts[1..] {
                     a.segmentation = segment(&a.page.dom, &a.features, &model, &o.segment);
                     prfs.push(word_prf(&a.main_text(), &gold));
                 }
-                Some((i, prfs))
+                Some((i, prfs, row))
             })
             .collect();
-        for (i, prfs) in scored {
+        for (i, prfs, row) in scored {
             for (v, prf) in prfs.into_iter().enumerate() {
                 out[v].push((i, prf));
+            }
+            if let Some(row) = row {
+                rows.push((i, row));
             }
         }
     }
     for v in &mut out {
         v.sort_by_key(|p| p.0);
     }
-    Ok(out)
+    rows.sort_by_key(|p| p.0);
+    Ok((out, rows))
+}
+
+/// The main text of an analysed page at threshold `t` instead of its own (its segmentation
+/// is restored after). For Smooth and Basic a node is template exactly when y ≥ t, so the
+/// flags are re-derived from y (O(n)); the structured variants decode with the threshold, so
+/// they segment again.
+fn text_at(a: &mut Analysis, model: &Model, opts: &Options, t: f32) -> String {
+    let saved = a.segmentation.clone();
+    match opts.segment.variant {
+        Variant::Smooth | Variant::Basic => {
+            let seg = &mut a.segmentation;
+            for (flag, &y) in seg.template.iter_mut().zip(&seg.y) {
+                *flag = !y.is_nan() && y >= t;
+            }
+            seg.threshold = t;
+        }
+        _ => {
+            let mut o = opts.segment;
+            o.threshold = t;
+            o.learned_threshold = false;
+            a.segmentation = segment(&a.page.dom, &a.features, model, &o);
+        }
+    }
+    let text = a.main_text();
+    a.segmentation = saved;
+    text
 }

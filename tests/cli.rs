@@ -418,3 +418,48 @@ fn label_writes_content_shares_per_node() {
         pagelevel::features::NAMES.len()
     );
 }
+
+#[test]
+fn threshold_model_flag_needs_a_threshold_part_and_uses_it() {
+    // On this page 0.3 and 0.7 extract different text (checked), so the leaf's value shows.
+    let page = &examples()
+        .into_iter()
+        .find(|p| p.ends_with("product-listing.html"))
+        .unwrap();
+    // The embedded model has no threshold part: a clear error, not a silent fallback.
+    let out = bin()
+        .args(["extract", "--threshold-model"])
+        .arg(page)
+        .output()
+        .unwrap();
+    assert!(!out.status.success());
+    assert!(String::from_utf8_lossy(&out.stderr).contains("no threshold part"));
+    // A model whose tree is one leaf at 0.7 extracts what --threshold 0.7 does.
+    let mut model = pagelevel::classify::Model::embedded().clone();
+    model.version = pagelevel::classify::VERSION;
+    model.threshold = Some(pagelevel::threshold::ThresholdModel {
+        version: pagelevel::threshold::THRESHOLD_VERSION,
+        features: pagelevel::threshold::SUMMARY_NAMES
+            .iter()
+            .map(|s| s.to_string())
+            .collect(),
+        grid: vec![0.7],
+        nodes: vec![pagelevel::threshold::Node::Leaf { threshold: 0.7 }],
+        provenance: String::new(),
+    });
+    let path = std::env::temp_dir().join(format!(
+        "pagelevel-threshold-model-{}.json",
+        std::process::id()
+    ));
+    std::fs::write(&path, serde_json::to_string(&model).unwrap()).unwrap();
+    let run = |args: &[&str]| {
+        let out = bin().arg("extract").args(args).arg(page).output().unwrap();
+        assert!(out.status.success(), "{args:?}");
+        out.stdout
+    };
+    let p = path.to_str().unwrap();
+    let learned = run(&["--model", p, "--threshold-model"]);
+    assert_eq!(learned, run(&["--threshold", "0.7"]));
+    assert_ne!(learned, run(&["--threshold", "0.3"]));
+    std::fs::remove_file(&path).ok();
+}

@@ -84,6 +84,13 @@ pub fn run(args: Args) -> anyhow::Result<usize> {
         None => pagelevel::classify::Model::embedded().clone(),
     };
     let popts = pagelevel::pipeline::Options::default();
+    let learned = pagelevel::pipeline::Options {
+        segment: pagelevel::segment::SegmentOptions {
+            learned_threshold: true,
+            ..popts.segment
+        },
+        ..popts.clone()
+    };
     type Work<'a> = Box<dyn Fn(&[u8], Option<&str>) + 'a>;
     let mut work: Vec<(&'static str, Work)> = vec![(
         "decode",
@@ -144,6 +151,19 @@ pub fn run(args: Args) -> anyhow::Result<usize> {
             }
         }),
     ));
+    // With a threshold part in the model, the pipeline that uses it is timed beside.
+    if model.threshold.is_some() {
+        work.push((
+            "whole pipeline, learned threshold",
+            Box::new(|b, u| {
+                if let Ok(page) = pagelevel::Page::from_bytes(b, u, None, &limits) {
+                    std::hint::black_box(
+                        pagelevel::pipeline::analyze(page, model, &learned).main_text(),
+                    );
+                }
+            }),
+        ));
+    }
     // Stages run back to back on each page, so drift in the machine's speed hits all alike.
     let mut secs = vec![vec![f64::INFINITY; pages.len()]; work.len()];
     let origin = Instant::now();

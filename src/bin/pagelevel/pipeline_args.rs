@@ -243,6 +243,10 @@ pub struct PipelineArgs {
     /// A node is template when its smoothed score is at least this.
     #[arg(long, default_value_t = DEFAULT_THRESHOLD)]
     pub threshold: f32,
+    /// Pick the threshold per page with the model's learned threshold part (overrides
+    /// --threshold; an error when the model has none).
+    #[arg(long)]
+    pub threshold_model: bool,
     /// Nodes with a smaller estimated area (px²) are not scored.
     #[arg(long, default_value_t = DEFAULT_MIN_AREA)]
     pub min_area: f32,
@@ -265,10 +269,14 @@ pub struct PipelineArgs {
 impl PipelineArgs {
     /// The model to use: the given file or the embedded one.
     pub fn model(&self) -> anyhow::Result<Model> {
-        Ok(match &self.model {
+        let model = match &self.model {
             Some(p) => Model::from_json(&std::fs::read_to_string(p)?)?,
             None => Model::embedded().clone(),
-        })
+        };
+        if self.threshold_model && model.threshold.is_none() {
+            anyhow::bail!("--threshold-model: the model has no threshold part (train it with `train --cv --threshold-model`)");
+        }
+        Ok(model)
     }
 
     /// The pipeline options these flags describe.
@@ -280,6 +288,7 @@ impl PipelineArgs {
                 penalty: self.penalty,
                 weight: self.weight,
                 threshold: self.threshold,
+                learned_threshold: self.threshold_model,
                 min_area: self.min_area,
                 switch_penalty: self.switch_penalty,
                 tree_share: self.tree_share,

@@ -11,9 +11,10 @@ use pagelevel::boost::BoostParams;
 use pagelevel::pipeline::Options;
 use pagelevel::segment::Variant;
 use pagelevel::site::RunOptions;
+use pagelevel::threshold::{self, FitParams as ThresholdParams, ThresholdModel, DEFAULT_GRID};
 use pagelevel::train::{
-    collect, cross_validate, fit, validate, Classifier, FeatureSet, FitOptions, LabelSource,
-    TrainOptions,
+    collect, cross_validate_with, fit, fold_threshold_rows, validate, Classifier, FeatureSet,
+    FitOptions, LabelSource, PageRecord, ThresholdRow, TrainOptions,
 };
 
 use crate::pipeline_args::PipelineArgs;
@@ -70,6 +71,21 @@ pub struct Args {
     /// With --cv: also write each page's out-of-fold P/R/F1 as JSON Lines to this file.
     #[arg(long)]
     pages: Option<PathBuf>,
+    /// Threshold model (with --threshold-model): the grid of thresholds its leaves choose from.
+    #[arg(long, value_delimiter = ',', default_values_t = DEFAULT_GRID)]
+    threshold_grid: Vec<f32>,
+    /// Threshold model: most levels of splits.
+    #[arg(long, default_value_t = ThresholdParams::default().depth)]
+    threshold_depth: u32,
+    /// Threshold model: fewest training pages in a leaf.
+    #[arg(long, default_value_t = ThresholdParams::default().min_pages)]
+    threshold_min_pages: usize,
+    /// Threshold model: fit each fold's tree on rows from inner models that never saw that
+    /// fold (for outer fold k and every j ≠ k, a model fitted without folds k and j scores
+    /// fold j: 20 more fits). Without it, the other folds' rows come from the usual fold
+    /// models, which did see fold k's sites in training.
+    #[arg(long)]
+    threshold_nested: bool,
     /// Write nothing; only report.
     #[arg(long)]
     dry_run: bool,
@@ -126,11 +142,24 @@ pub fn run(args: Args) -> anyhow::Result<usize> {
             r.bucket, r.range.0, r.range.1, r.val.0, r.val.1, r.accuracy, r.auc
         );
     }
+    if args.pipeline.threshold_model && !args.cv {
+        anyhow::bail!("--threshold-model is fitted from out-of-fold scores: it needs --cv");
+    }
+    let mut threshold_part = None;
     if args.cv {
         let columns = cv_columns(&args);
         let opts: Vec<Options> = columns.iter().map(|c| c.1.clone()).collect();
-        let all = cross_validate(&records, &fo, &opts, &args.pipeline.limits.limits())?;
+        let grid: &[f32] = match args.pipeline.threshold_model {
+            true => &args.threshold_grid,
+            false => &[],
+        };
+        let (all, rows) =
+            cross_validate_with(&records, &fo, &opts, &args.pipeline.limits.limits(), grid)?;
         let scored = &all[0];
+        let learned = match rows.is_empty() {
+            true => None,
+            false => Some(learned_thresholds(&args, &records, &rows, &fo, &opts[0])?),
+        };
         if let Some(path) = &args.pages {
             let mut out = String::new();
             for (k, (i, prf)) in scored.iter().enumerate() {
@@ -140,12 +169,22 @@ pub fn run(args: Args) -> anyhow::Result<usize> {
                     "html": e.html, "fold": records[*i].fold(), "precision": prf.precision, "recall": prf.recall, "f1": prf.f1,
                 });
                 // Every variant scores the same pages (same fold split, same readable pages).
-                if columns.len() > 1 {
-                    let by: serde_json::Map<String, serde_json::Value> = columns
+                if columns.len() > 1 || learned.is_some() {
+                    let mut by: serde_json::Map<String, serde_json::Value> = columns
                         .iter()
                         .zip(&all)
                         .map(|(c, s)| (c.0.clone(), s[k].1.f1.into()))
                         .collect();
+                    // The threshold rows are the same pages in the same order.
+                    if let Some(l) = &learned {
+                        let (j, row) = &rows[k];
+                        debug_assert_eq!(j, i);
+                        for (t, f) in args.threshold_grid.iter().zip(&row.f1) {
+                            by.insert(format!("t={t}"), (*f).into());
+                        }
+                        by.insert("learned".into(), l.oof[k].1.into());
+                        line["learned_threshold"] = l.oof[k].0.into();
+                    }
                     line["f1_by_variant"] = by.into();
                 }
                 out += &line.to_string();
@@ -188,6 +227,10 @@ pub fn run(args: Args) -> anyhow::Result<usize> {
                 println!("| {g} | {} | {} |", v.len(), means.join(" | "));
             }
         }
+        if let Some(l) = learned {
+            print_thresholds(&args, &records, &rows, &l);
+            threshold_part = Some(l.all);
+        }
     }
     if !args.dry_run {
         let provenance = format!(
@@ -206,6 +249,10 @@ pub fn run(args: Args) -> anyhow::Result<usize> {
         )
         .to_lowercase();
         let mut model = fit(&records, |_| true, &fo, provenance)?;
+        if let Some(t) = threshold_part {
+            model.threshold = Some(t);
+            model.version = pagelevel::classify::VERSION;
+        }
         for (b, r) in model.buckets.iter_mut().zip(&report) {
             b.val_accuracy = Some((r.accuracy * 1e4).round() / 1e4);
             b.val_auc = Some((r.auc * 1e4).round() / 1e4);
@@ -270,4 +317,176 @@ fn by_group(
         }
     }
     groups
+}
+
+/// The learned threshold measured out of fold, and fitted on every page.
+struct Learned {
+    /// Per threshold row (same order): the threshold chosen by the tree fitted without the
+    /// page's fold, and the page's word-F1 there.
+    oof: Vec<(f32, f64)>,
+    /// The tree fitted on every page's row (what the model file stores).
+    all: ThresholdModel,
+}
+
+/// Fits the threshold trees: one per fold on the other folds' rows (each page's row comes
+/// from the fold model that did not see its site), and one on all rows. Pages weigh
+/// 1 / pages of their set, so each set counts the same in the objective.
+fn learned_thresholds(
+    args: &Args,
+    records: &[PageRecord],
+    rows: &[(usize, ThresholdRow)],
+    fo: &FitOptions,
+    opts: &Options,
+) -> anyhow::Result<Learned> {
+    let mut per_set: BTreeMap<String, usize> = BTreeMap::new();
+    for (i, _) in rows {
+        *per_set.entry(set_of(&records[*i])).or_default() += 1;
+    }
+    let train_page = |i: usize, r: &ThresholdRow| threshold::TrainPage {
+        x: r.summary.values(),
+        f1: r.f1.clone(),
+        weight: 1.0 / per_set[&set_of(&records[i])] as f64,
+    };
+    let pages: Vec<threshold::TrainPage> = rows.iter().map(|(i, r)| train_page(*i, r)).collect();
+    let params = ThresholdParams {
+        depth: args.threshold_depth,
+        min_pages: args.threshold_min_pages,
+        ..ThresholdParams::default()
+    };
+    let grid = &args.threshold_grid;
+    let mut oof = vec![(0.0f32, 0.0f64); rows.len()];
+    for k in 0..pagelevel::train::FOLDS {
+        let in_fold = |j: usize| records[rows[j].0].fold() == k;
+        let train: Vec<threshold::TrainPage> = match args.threshold_nested {
+            false => (0..rows.len())
+                .filter(|&j| !in_fold(j))
+                .map(|j| pages[j].clone())
+                .collect(),
+            true => {
+                let mut inner = Vec::new();
+                for j in (0..pagelevel::train::FOLDS).filter(|&j| j != k) {
+                    let limits = args.pipeline.limits.limits();
+                    let part = fold_threshold_rows(records, fo, opts, &limits, grid, &[k, j], j)?;
+                    inner.extend(part.iter().map(|(i, r)| train_page(*i, r)));
+                }
+                inner
+            }
+        };
+        let tree = threshold::fit(&train, grid, &params, String::new())?;
+        eprintln!(
+            "train: threshold tree without fold {k}: {}",
+            describe(&tree)
+        );
+        for j in (0..rows.len()).filter(|&j| in_fold(j)) {
+            let t = tree.choose(&rows[j].1.summary);
+            oof[j] = (t, rows[j].1.f1[grid_index(grid, t)]);
+        }
+    }
+    let provenance = format!(
+        "pagelevel train --cv --threshold-model --threshold-grid {} --threshold-depth {} --threshold-min-pages {} (out-of-fold rows of every page, set weights 1/pages)",
+        grid.iter().map(|t| t.to_string()).collect::<Vec<_>>().join(","),
+        params.depth,
+        params.min_pages
+    );
+    let all = threshold::fit(&pages, grid, &params, provenance)?;
+    eprintln!("train: threshold tree on all pages: {}", describe(&all));
+    Ok(Learned { oof, all })
+}
+
+/// The grid index of threshold `t` (the nearest grid value).
+fn grid_index(grid: &[f32], t: f32) -> usize {
+    (0..grid.len())
+        .min_by(|&a, &b| (grid[a] - t).abs().total_cmp(&(grid[b] - t).abs()))
+        .unwrap_or(0)
+}
+
+/// A one-line form of a threshold tree, e.g. `mean_y < 0.31 ? 0.6 : (… ? … : …)`.
+fn describe(tree: &ThresholdModel) -> String {
+    // Iterative: a stack of pending pieces (node index or literal text).
+    enum Piece {
+        Node(usize),
+        Text(&'static str),
+    }
+    let mut out = String::new();
+    let mut stack = vec![Piece::Node(0)];
+    while let Some(p) = stack.pop() {
+        match p {
+            Piece::Text(t) => out.push_str(t),
+            Piece::Node(k) => match tree.nodes[k] {
+                threshold::Node::Leaf { threshold } => out.push_str(&format!("{threshold}")),
+                threshold::Node::Split {
+                    feature,
+                    value,
+                    left,
+                    right,
+                } => {
+                    out.push_str(&format!(
+                        "({} < {value:.3} ? ",
+                        threshold::SUMMARY_NAMES[feature]
+                    ));
+                    stack.push(Piece::Text(")"));
+                    stack.push(Piece::Node(right));
+                    stack.push(Piece::Text(" : "));
+                    stack.push(Piece::Node(left));
+                }
+            },
+        }
+    }
+    out
+}
+
+fn set_of(r: &PageRecord) -> String {
+    r.entry.set.clone().unwrap_or_default()
+}
+
+/// Prints the out-of-fold table: fixed thresholds of the grid, the learned one, the per-page
+/// best (an upper bound no page-level rule can pass), per set and wcxb-dev page type.
+fn print_thresholds(
+    args: &Args,
+    records: &[PageRecord],
+    rows: &[(usize, ThresholdRow)],
+    l: &Learned,
+) {
+    let grid = &args.threshold_grid;
+    let mut groups: BTreeMap<String, Vec<usize>> = BTreeMap::new();
+    for (j, (i, _)) in rows.iter().enumerate() {
+        let e = &records[*i].entry;
+        let set = set_of(&records[*i]);
+        groups.entry(set.clone()).or_default().push(j);
+        if let (true, Some(t)) = (set == "wcxb-dev", &e.page_type) {
+            groups.entry(format!("wcxb-dev: {t}")).or_default().push(j);
+        }
+    }
+    println!(
+        "\nOut-of-fold mean word-F1 by threshold (same fold models; learned: a tree per fold fitted on the other folds' pages; best: each page's best grid threshold):\n"
+    );
+    let heads: Vec<String> = grid.iter().map(|t| format!("t={t}")).collect();
+    println!(
+        "| set | pages | {} | learned | mean learned t | best |",
+        heads.join(" | ")
+    );
+    println!("|---|---:|{}---:|---:|---:|", "---:|".repeat(grid.len()));
+    for (g, js) in &groups {
+        let n = js.len() as f64;
+        let fixed: Vec<String> = (0..grid.len())
+            .map(|k| {
+                format!(
+                    "{:.4}",
+                    js.iter().map(|&j| rows[j].1.f1[k]).sum::<f64>() / n
+                )
+            })
+            .collect();
+        let learned = js.iter().map(|&j| l.oof[j].1).sum::<f64>() / n;
+        let mean_t = js.iter().map(|&j| l.oof[j].0 as f64).sum::<f64>() / n;
+        let best = js
+            .iter()
+            .map(|&j| rows[j].1.f1.iter().copied().fold(0.0, f64::max))
+            .sum::<f64>()
+            / n;
+        println!(
+            "| {g} | {} | {} | {learned:.4} | {mean_t:.3} | {best:.4} |",
+            js.len(),
+            fixed.join(" | ")
+        );
+    }
 }

@@ -51,7 +51,7 @@ pub fn run(args: Args) -> anyhow::Result<usize> {
     let view = ViewOptions {
         label: args.page.display().to_string(),
         variant: opts.segment.variant,
-        threshold: opts.segment.threshold,
+        threshold: analysis.segmentation.threshold,
         boxes_overlay: args.boxes_overlay,
         page_styles: !args.no_page_styles,
         allow_remote: args.allow_remote,
