@@ -109,33 +109,43 @@ features! {
     PAGE_PARAGRAPHS_PER_100_WORDS = "page_paragraphs_per_100_words": "<p> elements of the page per 100 page words; 0 on a page without words.",
 }
 
-/// Feature rows for all nodes, row-major (`COUNT` values per node). Only elements are scored,
-/// so the rows of text and comment nodes are left at zero.
+/// Feature rows, row-major (`COUNT` values a row), stored for elements only: only elements are
+/// scored, and the other nodes (text, comments) read as a row of zeros.
 #[derive(Debug, Clone, Default)]
 pub struct FeatureMatrix {
     data: Vec<f32>,
+    /// Per node, its row in `data`, or [`NONE`] for a node without one.
+    row_of: Vec<u32>,
 }
 
+/// The row of a node that has none.
+static ZERO_ROW: [f32; COUNT] = [0.0; COUNT];
+
 impl FeatureMatrix {
-    /// A matrix from rows of [`COUNT`] values laid end to end (a partial last row is dropped).
+    /// A matrix from rows of [`COUNT`] values laid end to end, one per node (a partial last
+    /// row is dropped).
     pub fn from_data(mut data: Vec<f32>) -> Self {
         data.truncate(data.len() / COUNT * COUNT);
-        FeatureMatrix { data }
+        let row_of = (0..(data.len() / COUNT) as u32).collect();
+        FeatureMatrix { data, row_of }
     }
 
-    /// The features of node `i`.
+    /// The features of node `i` (zeros for a node that is not an element).
     pub fn row(&self, i: usize) -> &[f32] {
-        &self.data[i * COUNT..(i + 1) * COUNT]
+        match self.row_of[i] {
+            NONE => &ZERO_ROW,
+            r => &self.data[r as usize * COUNT..(r as usize + 1) * COUNT],
+        }
     }
 
-    /// Number of rows (nodes).
+    /// Number of nodes.
     pub fn len(&self) -> usize {
-        self.data.len() / COUNT
+        self.row_of.len()
     }
 
-    /// Whether there are no rows.
+    /// Whether there are no nodes.
     pub fn is_empty(&self) -> bool {
-        self.data.is_empty()
+        self.row_of.is_empty()
     }
 }
 
@@ -271,13 +281,22 @@ pub fn compute_with_layout(
     let page = layout.page;
     let (pw, ph) = (page.w.max(1.0), page.h.max(1.0));
     let page_area = pw * ph;
-    let mut data = vec![0f32; n * COUNT];
+    // Only elements are scored or written out: other nodes get no row (they read as zeros).
+    let elements = dom
+        .nodes()
+        .iter()
+        .filter(|x| x.kind == Kind::Element)
+        .count();
+    let mut data = Vec::with_capacity(elements * COUNT);
+    let mut row_of = vec![NONE; n];
     for i in 0..n {
-        // Only elements are scored or written out: a text node's row stays zero.
         if dom.node(i).kind != Kind::Element {
             continue;
         }
-        let row = &mut data[i * COUNT..(i + 1) * COUNT];
+        row_of[i] = (data.len() / COUNT) as u32;
+        data.resize(data.len() + COUNT, 0.0);
+        let start = data.len() - COUNT;
+        let row = &mut data[start..];
         let r = layout.rects[i];
         let c = &counts[i];
         row[f::MARGIN_LEFT] = clamp01(r.x / pw);
@@ -370,7 +389,7 @@ pub fn compute_with_layout(
         counts,
         subtree_bytes,
         title_words: title.len,
-        matrix: FeatureMatrix { data },
+        matrix: FeatureMatrix { data, row_of },
     }
 }
 

@@ -140,6 +140,26 @@ fn million_deep_page_features() {
 }
 
 #[test]
+fn only_elements_have_feature_rows() {
+    let (p, pf) = page(
+        "<body><div id=d>some words<!-- note --></div><p id=q>more words</p></body>",
+        None,
+    );
+    assert_eq!(pf.matrix.len(), p.dom.len());
+    let d = find(&p, "d");
+    assert_eq!(pf.matrix.row(d)[f::NUM_WORDS], 2.0);
+    assert_eq!(pf.matrix.row(find(&p, "q"))[f::NUM_WORDS], 2.0);
+    // The div's text and comment children read as rows of zeros.
+    let kids: Vec<usize> = (0..p.dom.len())
+        .filter(|&i| p.dom.node(i).parent as usize == d)
+        .collect();
+    assert_eq!(kids.len(), 2);
+    for k in kids {
+        assert_eq!(pf.matrix.row(k), &[0.0; COUNT][..]);
+    }
+}
+
+#[test]
 fn every_page_of_l3s_and_sites() {
     let Some(data) = common::data_or_skip("every_page_of_l3s_and_sites") else {
         return;
