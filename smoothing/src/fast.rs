@@ -31,7 +31,7 @@
 //! Where the cap binds, the node starts a new segment at the rank attaining `S`; these
 //! capped rank runs are all the top-down reconstruction needs.
 
-use crate::slopes::{Piece, Slopes};
+use crate::slopes::Slopes;
 use crate::tree::Problem;
 use crate::{SmoothError, Smoothed, NO_PARENT};
 
@@ -220,7 +220,7 @@ pub fn solve(
     let mut jumps: Vec<Jump> = Vec::new();
     // Node `i`'s capped runs are `jumps[jump_start[i]..jump_start[i - 1]]`.
     let mut jump_start = vec![0u32; n];
-    let (mut pts, mut out, mut bounds) = (Vec::new(), Vec::new(), Vec::new());
+    let (mut pts, mut out) = (Vec::new(), Vec::new());
     let mut root_rank = 0u32;
     let mut cost = 0.0;
     // Reverse preorder meets every path top after all tops below it.
@@ -305,7 +305,7 @@ pub fn solve(
                 cost = gamma[i] + min;
                 continue;
             }
-            base = cap_node(seg, base, gamma[i], vals, &mut bounds, &mut jumps);
+            base = cap_node(seg, base, gamma[i], &mut jumps);
         }
         if q != NONE {
             // Hand the top's function to its parent as slope changes.
@@ -429,90 +429,20 @@ impl Layout {
 }
 
 /// Replaces `g` (value `base` at `v_0`, slopes in `seg`) by `f = min(g, gamma + S)`,
-/// records the capped runs, and returns `f(v_0)`.
-///
-/// Right of the last decreasing gap `g` is nondecreasing, so `S = g` and nothing
-/// changes. Left of it, the function is walked one *monotone run* at a time, right to
-/// left, except for tree nodes the walk shows the cap leaves alone (flat pieces: no
-/// change). On a run `[a, b]` (nondecreasing or nonincreasing) `f = min(g, gamma +
-/// S(b))`: the capped ranks are a suffix (rising run) or a prefix (falling run), found by
-/// binary search, and written back as one range of zero slopes plus one crossing gap.
-/// Writes only touch gaps right of the run's start, so prefix sums of later (left)
-/// runs still read the original `g`.
-fn cap_node(
-    seg: &mut Slopes<'_>,
-    base: f64,
-    gamma: f64,
-    vals: &[f64],
-    bounds: &mut Vec<(u32, f64, Piece)>,
-    jumps: &mut Vec<Jump>,
-) -> f64 {
-    // Run starts and the original g there, found before any write.
-    seg.runs(gamma, bounds);
-    let Some(&(b0, p0, _)) = bounds.first() else {
-        return base;
-    };
-    let gq = base + p0;
-    // S(b) and where it is attained.
-    let (mut s_val, mut s_arg) = (gq, b0);
-    let mut new_base = base;
-    let gap = |k: usize| vals[k + 1] - vals[k];
-    // `gb` is the original g(b): writes of a piece only touch gaps right of its start.
-    let (mut b, mut gb) = (b0 as usize, gq);
-    for &(a, pa, kind) in &bounds[1..] {
-        let (a, ga) = (a as usize, base + pa);
-        let level = gamma + s_val;
-        if kind == Piece::Falling && ga > level {
-            // Ranks a..=k1 are capped (values fall from ga to g(b)).
-            let k1 = if gb > level {
-                b
-            } else {
-                seg.first_rank(a, b, |p| base + p <= level) - 1
-            };
-            jumps.push(Jump {
-                lo: a as u32,
-                hi: k1.min(b - 1) as u32,
-                to: s_arg,
-            });
-            if k1 < b {
-                let g_next = base + seg.prefix(k1 + 1);
-                seg.range_set(k1, k1 + 1, (g_next - level) / gap(k1));
-            }
-            seg.range_set(a, k1, 0.0);
-            if a == 0 {
-                new_base = level;
-            }
-        } else if kind == Piece::Rising {
-            if gb > level {
-                // Ranks k2..=b are capped (values rise from ga to g(b)); b was recorded
-                // by the run to its right.
-                let k2 = if ga > level {
-                    a
-                } else {
-                    seg.first_rank(a, b, |p| base + p > level)
-                };
-                if k2 < b {
-                    jumps.push(Jump {
-                        lo: k2 as u32,
-                        hi: (b - 1) as u32,
-                        to: s_arg,
-                    });
-                }
-                seg.range_set(k2, b, 0.0);
-                if k2 > a {
-                    let g_prev = base + seg.prefix(k2 - 1);
-                    seg.range_set(k2 - 1, k2, (level - g_prev) / gap(k2 - 1));
-                } else if a == 0 {
-                    new_base = level;
-                }
-            }
-            if ga < s_val {
-                (s_val, s_arg) = (ga, a as u32);
+/// appends the capped runs to `jumps` (right to left, adjacent runs with one target
+/// merged), and returns `f(v_0)`.
+fn cap_node(seg: &mut Slopes<'_>, base: f64, gamma: f64, jumps: &mut Vec<Jump>) -> f64 {
+    let first_new = jumps.len();
+    seg.cap(base, gamma, |lo, hi, to| {
+        if jumps.len() > first_new {
+            let prev = jumps.last_mut().expect("non-empty");
+            if prev.to == to && prev.lo == hi + 1 {
+                prev.lo = lo;
+                return;
             }
         }
-        (b, gb) = (a, ga);
-    }
-    new_base
+        jumps.push(Jump { lo, hi, to });
+    })
 }
 
 /// Computes `f = min(g, gamma + S)` at the points of `g` (plus the cut ranks), into
