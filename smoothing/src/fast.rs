@@ -14,19 +14,27 @@
 //! in between). With `S(v) = min_{t >= v} g(t)`, the step is `f = min(g, gamma + S)`.
 //!
 //! The tree is cut into heavy paths. The function of the path being climbed lives in
-//! one lazy segment tree over the gaps (range add, range assign, prefix sums of
-//! `slope * gap`, min and max slope); a finished path hands its top's function to the
-//! parent as a sorted list of slope changes, which the parent adds in `O(k log m)`.
-//! Adding `w_i |x_i - v|` is two range adds. The cap only touches what it must:
-//! right of the last decreasing gap `g` is nondecreasing, so `S = g` and `f = g`; left
-//! of it the function is walked one *monotone run* at a time (found by min/max-slope
-//! descents; a tree node whose values provably stay within `[S, gamma + S]` is skipped
-//! whole), and on a run `[a, b]` the step is `min(g, gamma + S(b))`, which caps a
-//! prefix (falling run) or a suffix (rising run) found by one prefix-sum descent and
-//! written back as one range assign. Short heavy paths (under 64 nodes) skip the
-//! segment tree and sweep their whole breakpoint list instead: on a linear piece
-//! `[a, b]` the step is a cut at the constant level `gamma + S(b)`, crossing the piece
-//! at most once (a crossing between two ranks becomes a breakpoint at each of them).
+//! one lazy segment tree over the gaps (range add, assign, sums of `slope * gap`, min
+//! and max slope); a finished path hands its top's function to the parent as a sorted
+//! list of slope changes, which the parent adds in `O(k log m)`. Adding
+//! `w_i |x_i - v|` is one `O(1)` add to every slope and one prefix add. The cap is one
+//! right-to-left walk down the segment tree that writes as it goes, carrying `S` (the
+//! minimum of `g` right of the walk) and whether the rank just left behind was capped.
+//! A tree node is settled whole when the cap provably leaves it alone (its slopes all
+//! `>= 0` and its right end at most `gamma + S`; all `<= 0` and its left end at most
+//! `gamma + S`; or mixed, with bounds from its end values and min/max slope showing
+//! it stays within `gamma` of its own lowest possible value), or provably caps all of
+//! it (one assign of zero slopes); otherwise the walk enters its children, and a leaf
+//! bucket is done gap by gap. A mixed node left alone may still hold a new suffix
+//! minimum; finding it costs a descent, so the walk only notes the node and a lower
+//! bound on its minimum, and searches the noted nodes (branch and bound on the same
+//! bounds) when some node further left is not settled by the pessimistic `S`, i.e.
+//! when the cap may bind and `S` must be exact. Writes only touch gaps at or right of
+//! the walk, so the sums it reads on its left are still those of `g`. Short heavy
+//! paths (under 64 nodes) skip the segment tree and sweep their whole breakpoint list
+//! instead: on a linear piece `[a, b]` the step is a cut at the constant level
+//! `gamma + S(b)`, crossing the piece at most once (a crossing between two ranks
+//! becomes a breakpoint at each of them).
 //!
 //! Where the cap binds, the node starts a new segment at the rank attaining `S`; these
 //! capped rank runs are all the top-down reconstruction needs.
@@ -149,30 +157,35 @@ const LONG_PATH: usize = 64;
 /// of `g_i` left of its last decreasing gap.
 /// - Heavy paths shorter than 64 nodes sweep the whole function at every node:
 ///   `O(K_i log d_i)` (sorting `d_i` children's sorted runs) plus `O(K_i)`.
-/// - Longer paths keep the function in the segment tree: `O((1 + R_i) log m)` per node
-///   (range adds, one search, one prefix sum, at most one descent and two range
-///   assigns per run). The walk skips tree nodes the cap provably leaves alone, so it
-///   reports at most `2 R_i + 1` pieces and usually fewer than `R_i`.
+/// - Longer paths keep the function in the segment tree: `O((1 + B_i) log m)` per node,
+///   `B_i` the number of segment tree nodes the cap walk cannot settle whole (each
+///   costs a bucket scan at a leaf, and the deferred minimum searches cost at most the
+///   descents they replace). Each capped run and each new suffix minimum the cap needs
+///   exactly causes at most two such nodes per level, and loose bounds add some near
+///   them; a new suffix minimum the cap never needs costs nothing.
 /// - Handing a finished path's function of `k` breakpoints to its parent costs
 ///   `O(k log m)` (or `O(k)` on a short path); by heavy-light decomposition a
 ///   breakpoint is handed up at most `log2 n` times.
 ///
 /// So time is `O(n log n log m + sum_i cost_i)` with `cost_i` as above. The worst case
-/// is still quadratic, `O(n m log m)`: `R_i` can reach `m` when `g_i` oscillates across
-/// the whole score range on a long path, and `K_i` can reach `m` at every node of a
-/// short path under a large subtree. Measured (README): DOM-like and random trees grow
-/// about like `n log n`; paths with sorted scores, with one huge segment, and with
-/// classifier-like noisy scores (about 3.3 runs per node at `n = 100,000`; 5.9 with
-/// uniform scores) grow near-linearly too, with the segment tree's larger constant.
+/// is still quadratic, `O(n m log m)`: `B_i` can reach `m / 16` when `g_i` oscillates
+/// across the whole score range on a long path, and `K_i` can reach `m` at every node
+/// of a short path under a large subtree. Measured (README): DOM-like and random trees
+/// grow about like `n log n`; paths with sorted scores, with one huge segment, with
+/// classifier-like noisy scores and with uniform scores grow near-linearly too (at
+/// `n = 100,000` the cap tests 21 to 32 segment tree nodes per path node, and its
+/// minimum searches visit 0 to 15 more; one huge segment settles at the root), with
+/// the segment tree's larger constant.
 ///
 /// Memory is `O(n + m)`, never `O(n m)`: about 32 bytes per node (the input copied
 /// into heavy-first order, 28; where each node's capped runs start, 4), the light
 /// children's breakpoint lists waiting for their parent (16 bytes each, on one stack),
 /// 12 bytes per capped run kept for the reconstruction, and, only if some heavy path
 /// has 64 nodes or more, the segment tree:
-/// `m - 1` slopes plus `2 (m - 1) / 16` nodes of 48 bytes, about 14 bytes per distinct
-/// score (1.4 MB at `m = 100,000`). No recursion depends on the tree's depth; the
-/// segment tree recurses `log2(m / 16)` deep.
+/// `m - 1` slopes and gap lengths plus `2 (m - 1) / 16` nodes of 48 bytes, about 22
+/// bytes per distinct score (2.2 MB at `m = 100,000`), and the cap walk's noted nodes
+/// (at most two per level). No recursion depends on the tree's depth; the segment tree
+/// recurses `log2(m / 16)` deep.
 ///
 /// # Example
 /// ```

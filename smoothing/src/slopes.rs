@@ -1,17 +1,19 @@
 //! The slopes of one piecewise linear function over the `G = m - 1` gaps between
 //! consecutive distinct scores, in a lazy segment tree whose leaves are buckets of
-//! [`BUCKET`] gaps (range add, range assign, prefix sums of `slope * gap length`, last
-//! negative or positive slope, runs of equal slope).
+//! [`BUCKET`] gaps (add to all or a prefix or a range, sums of `slope * gap length`,
+//! runs of equal slope), and the cap `f = min(g, gamma + S)` as one walk
+//! ([`Slopes::cap`]).
 //!
-//! Buckets keep the tree small: `G` slopes in one flat array (8 bytes each) plus
-//! `2 G / BUCKET` tree nodes of 48 bytes, about 14 bytes per gap, and a bucket's gaps
-//! are scanned linearly where a plain tree would descend four more levels. Read-only
-//! queries never push pending operations down: they carry the composed pending
-//! operation of the ancestors instead, so only updates write.
+//! Buckets keep the tree small: `G` slopes and `G` gap lengths in flat arrays (8 bytes
+//! each) plus `2 G / BUCKET` tree nodes of 48 bytes, about 22 bytes per gap, and a
+//! bucket's gaps are scanned linearly where a plain tree would descend four more
+//! levels. Read-only queries never push pending operations down: they carry the
+//! composed pending operation of the ancestors instead, so only updates write.
 //!
 //! # Complexity
-//! Every operation is `O(log(G / BUCKET) + BUCKET)`, except [`Slopes::pieces`], which
-//! is that times the number of runs it reports. Recursion depth is `log2(G / BUCKET)`.
+//! Every update and query is `O(log(G / BUCKET) + BUCKET)`, except
+//! [`Slopes::each_piece`], which is that times the number of runs it reports, and
+//! [`Slopes::cap`] (see there). Recursion depth is `log2(G / BUCKET)`.
 
 /// Gaps per leaf bucket.
 const BUCKET: usize = 16;
@@ -199,6 +201,7 @@ impl<'a> Slopes<'a> {
         t.lazy = op.after(t.lazy);
     }
 
+    #[inline]
     fn push(&mut self, node: usize, l: usize, r: usize) {
         let op = self.tree[node].lazy;
         if op.set || op.c != 0.0 {
@@ -209,6 +212,7 @@ impl<'a> Slopes<'a> {
         }
     }
 
+    #[inline]
     fn pull(&mut self, node: usize, l: usize, r: usize) {
         let (a, b, _) = kids(node, l, r);
         let (x, y) = (self.tree[a], self.tree[b]);
@@ -402,20 +406,22 @@ impl<'a> Slopes<'a> {
 
     /// Replaces `g` (value `base` at rank 0, these slopes) by the capped function
     /// `f(v_k) = min(g(v_k), gamma + S_k)`, `S_k = min_{t > k} g(v_t)`, and returns
-    /// `f(v_0)`. Calls `capped(lo, hi, to)` for each maximal run of ranks `lo..=hi`
-    /// where the cap binds (`f < g`) with one rank `to > hi` attaining their `S`, right
-    /// to left.
+    /// `f(v_0)`. Calls `capped(lo, hi, to)` for runs of ranks `lo..=hi` where the cap
+    /// binds (`f < g`) with one rank `to > hi` attaining their `S`, right to left (a run
+    /// may come in several adjacent pieces with the same `to`).
     ///
     /// One right-to-left walk that writes as it goes. A tree node is settled whole when
-    /// its values provably stay within `[S, gamma + S]` (untouched, and `S` does not
-    /// move, or moves to its left end when its slopes are all `>= 0`), or provably all
-    /// exceed `gamma + S` (all capped: one assign of zero slopes); it is descended into
-    /// otherwise, and a leaf bucket is done gap by gap. Writes only touch gaps at or
-    /// right of the node being read, so left sums still read the original `g`.
+    /// no rank in it can exceed `gamma + S` (untouched), or when its right end is capped
+    /// and every rank provably exceeds `gamma + S` (one assign of zero slopes); it is
+    /// descended into otherwise, and a leaf bucket is done gap by gap. An untouched node
+    /// with mixed slopes may hold a new suffix minimum: it is only noted (with a lower
+    /// bound on its minimum, which makes the untouched test pessimistic from there on)
+    /// and searched when a node further left needs `S` exactly. Writes only touch gaps
+    /// at or right of the node being read, so left sums still read the original `g`.
     ///
-    /// `O((1 + B) log(G / BUCKET) + (1 + B) BUCKET)` for `B` nodes that cannot be settled
-    /// whole: about two per run of capped ranks and per new suffix minimum found inside a
-    /// node with mixed slopes (or near such a place, when the bounds are loose).
+    /// `O((1 + B) (log(G / BUCKET) + BUCKET))` for `B` nodes that cannot be settled
+    /// whole: about two per level for each run of capped ranks and each new suffix
+    /// minimum that must be found, plus some near them when the bounds are loose.
     pub fn cap(&mut self, base: f64, gamma: f64, mut capped: impl FnMut(u32, u32, u32)) -> f64 {
         let last = base + self.tree[0].sum;
         let mut st = CapWalk {
@@ -437,6 +443,7 @@ impl<'a> Slopes<'a> {
     /// done); `left` is `g` at its left end. Returns whether a slope changed. The
     /// ancestors' pending operations have been pushed down.
     #[allow(clippy::too_many_arguments)]
+    #[inline(always)]
     fn cap_node(
         &mut self,
         node: usize,
@@ -501,14 +508,13 @@ impl<'a> Slopes<'a> {
             self.apply(node, Op { set: true, c: 0.0 });
             return true;
         }
-        if r - l == 1 {
-            return self.cap_bucket(node, gl, gr, left, st, capped);
-        }
-        self.push(node, l, r);
         self.descend(node, l, r, left, st, capped)
     }
 
-    /// Caps the children of a pushed node, right to left, and refreshes it if needed.
+    /// The body of [`Slopes::cap_node`] for a node it cannot settle whole: a leaf gap by
+    /// gap, else its children right to left (then a refresh if needed). Kept out of
+    /// line, so that settling a node costs no call.
+    #[inline(never)]
     fn descend(
         &mut self,
         node: usize,
@@ -518,6 +524,11 @@ impl<'a> Slopes<'a> {
         st: &mut CapWalk,
         capped: &mut impl FnMut(u32, u32, u32),
     ) -> bool {
+        if r - l == 1 {
+            let (gl, gr) = (self.gap(l), self.gap(r));
+            return self.cap_bucket(node, gl, gr, left, st, capped);
+        }
+        self.push(node, l, r);
         let (a, b, mid) = kids(node, l, r);
         let mid_left = left + self.tree[a].sum;
         let changed = self.cap_node(b, mid, r, mid_left, st, capped)
@@ -529,6 +540,7 @@ impl<'a> Slopes<'a> {
     }
 
     /// Makes `st.s` exact: the minimum of `g` over the deferred nodes joins it.
+    #[inline(never)]
     fn settle(&self, st: &mut CapWalk) {
         for &(node, l, r, left) in &st.deferred {
             let mut best = (st.s, st.s_arg);
