@@ -467,35 +467,36 @@ impl<'a> Slopes<'a> {
             Kind::Mixed(hi + tol, lo - tol)
         };
         if !st.capped {
-            loop {
-                // Untouched if no rank can exceed `gamma + S` for the lowest `S` possible.
-                let low = st.gamma + st.s.min(st.s_low);
-                let untouched = match kind {
-                    // A rank caps iff it exceeds `gamma + S`, the right end being highest.
-                    Kind::Rising => right <= low,
-                    // Every value is at least the right end's, so `S` stays.
-                    Kind::Falling => left <= low,
-                    // `S` may fall inside to `lo`, at the lowest.
-                    Kind::Mixed(hi, lo) => hi <= low.min(st.gamma + lo),
-                };
-                if untouched {
-                    match kind {
-                        Kind::Rising if left < st.s => (st.s, st.s_arg) = (left, gl as u32),
-                        Kind::Mixed(_, lo) if lo < st.s => {
-                            // A new suffix minimum may lie inside: found only if needed.
-                            st.deferred.push((node as u32, l as u32, r as u32, left));
-                            st.s_low = st.s_low.min(lo);
-                        }
-                        _ => {}
-                    }
-                    (st.f, st.capped) = (left, false);
-                    return false;
-                }
-                if st.deferred.is_empty() {
-                    break;
-                }
-                // The cap may bind here: `S` must be exact.
+            // Untouched if no rank can exceed `gamma + S`, for `S` at the level `low`.
+            let gamma = st.gamma;
+            let untouched = |low: f64| match kind {
+                // A rank caps iff it exceeds `gamma + S`, the right end being highest.
+                Kind::Rising => right <= low,
+                // Every value is at least the right end's, so `S` stays.
+                Kind::Falling => left <= low,
+                // `S` may fall inside to `lo`, at the lowest.
+                Kind::Mixed(hi, lo) => hi <= low.min(gamma + lo),
+            };
+            // The lowest `S` possible (the noted nodes at their lower bounds), then,
+            // if that fails, the exact `S` once the noted nodes are searched: only when
+            // it could pass (`S <= st.s`) or a leaf needs it.
+            let mut settled = untouched(gamma + st.s.min(st.s_low));
+            if !settled && !st.deferred.is_empty() && (r - l == 1 || untouched(gamma + st.s)) {
                 self.settle(st);
+                settled = untouched(gamma + st.s);
+            }
+            if settled {
+                match kind {
+                    Kind::Rising if left < st.s => (st.s, st.s_arg) = (left, gl as u32),
+                    Kind::Mixed(_, lo) if lo < st.s => {
+                        // A new suffix minimum may lie inside: found only if needed.
+                        st.deferred.push((node as u32, l as u32, r as u32, left));
+                        st.s_low = st.s_low.min(lo);
+                    }
+                    _ => {}
+                }
+                (st.f, st.capped) = (left, false);
+                return false;
             }
         } else if match kind {
             // With the right end capped, `S` there is the `S` of the node's ranks (the
