@@ -182,9 +182,9 @@ const LONG_PATH: usize = 64;
 /// children's breakpoint lists waiting for their parent (16 bytes each, on one stack),
 /// 12 bytes per capped run kept for the reconstruction, and, only if some heavy path
 /// has 64 nodes or more, the segment tree:
-/// `m - 1` slopes and gap lengths plus `2 (m - 1) / 16` nodes of 48 bytes, about 22
-/// bytes per distinct score (2.2 MB at `m = 100,000`), and the cap walk's noted nodes
-/// (at most two per level). No recursion depends on the tree's depth; the segment tree
+/// `m - 1` slopes plus `2 (m - 1) / 16` nodes of 48 bytes, about 14 bytes per distinct
+/// score (1.4 MB at `m = 100,000`), and the cap walk's noted nodes (at most one per tree
+/// node it tests, 20 bytes each). No recursion depends on the tree's depth; the segment tree
 /// recurses `log2(m / 16)` deep.
 ///
 /// # Example

@@ -4,10 +4,9 @@
 //! runs of equal slope), and the cap `f = min(g, gamma + S)` as one walk
 //! ([`Slopes::cap`]).
 //!
-//! Buckets keep the tree small: `G` slopes and `G` gap lengths in flat arrays (8 bytes
-//! each) plus `2 G / BUCKET` tree nodes of 48 bytes, about 22 bytes per gap, and a
-//! bucket's gaps are scanned linearly where a plain tree would descend four more
-//! levels. Read-only queries never push pending operations down: they carry the
+//! Buckets keep the tree small: `G` slopes in one flat array (8 bytes each) plus
+//! `2 G / BUCKET` tree nodes of 48 bytes, about 14 bytes per gap, and a bucket's gaps
+//! are scanned linearly where a plain tree would descend four more levels. Read-only queries never push pending operations down: they carry the
 //! composed pending operation of the ancestors instead, so only updates write.
 //!
 //! # Complexity
@@ -126,8 +125,6 @@ pub(crate) struct Slopes<'a> {
     gaps: usize,
     buckets: usize,
     slope: Vec<f64>,
-    /// `glen[k] = vals[k + 1] - vals[k]`.
-    glen: Vec<f64>,
     tree: Vec<Node>,
     /// The cap walk's deferred nodes and [`Slopes::prefix_add`]'s path (kept to reuse
     /// the allocations).
@@ -160,7 +157,6 @@ impl<'a> Slopes<'a> {
             gaps,
             buckets,
             slope: vec![0.0; gaps],
-            glen: vals.windows(2).map(|v| v[1] - v[0]).collect(),
             tree: vec![zero; 2 * buckets - 1],
             deferred: Vec::new(),
             path: Vec::new(),
@@ -319,7 +315,8 @@ impl<'a> Slopes<'a> {
     #[inline]
     fn refresh_bucket(&mut self, node: usize, gl: usize, gr: usize) {
         let (mut mn, mut mx, mut sum) = (f64::INFINITY, f64::NEG_INFINITY, 0.0);
-        for (&s, &len) in self.slope[gl..gr].iter().zip(&self.glen[gl..gr]) {
+        for (&s, v) in self.slope[gl..gr].iter().zip(self.vals[gl..=gr].windows(2)) {
+            let len = v[1] - v[0];
             if s < mn {
                 mn = s;
             }
@@ -586,7 +583,7 @@ impl<'a> Slopes<'a> {
             let (gl, gr) = (self.gap(l), self.gap(r));
             let mut at = left;
             for k in gl..gr {
-                at += op.slope(self.slope[k]) * self.glen[k];
+                at += op.slope(self.slope[k]) * (self.vals[k + 1] - self.vals[k]);
                 if at < best.0 {
                     *best = (at, (k + 1) as u32);
                 }
@@ -622,7 +619,7 @@ impl<'a> Slopes<'a> {
         let mut at = left;
         for (j, gj) in g[..gr - gl].iter_mut().enumerate() {
             *gj = at;
-            at += bucket[j] * self.glen[gl + j];
+            at += bucket[j] * (self.vals[gl + j + 1] - self.vals[gl + j]);
         }
         let mut changed = false;
         // A run of capped ranks `k..=hi` being gathered.
@@ -630,7 +627,7 @@ impl<'a> Slopes<'a> {
         for k in (gl..gr).rev() {
             let gk = g[k - gl];
             let level = st.gamma + st.s;
-            let len = self.glen[k];
+            let len = self.vals[k + 1] - self.vals[k];
             if gk > level {
                 match run {
                     Some((_, to)) if to == st.s_arg => {}
