@@ -16,25 +16,27 @@
 //! The tree is cut into heavy paths. The function of the path being climbed lives in
 //! one lazy segment tree over the gaps (range add, assign, sums of `slope * gap`, min
 //! and max slope); a finished path hands its top's function to the parent as a sorted
-//! list of slope changes, which the parent adds in `O(k log m)`. Adding
-//! `w_i |x_i - v|` is one `O(1)` add to every slope and one prefix add. The cap is one
-//! right-to-left walk down the segment tree that writes as it goes, carrying `S` (the
-//! minimum of `g` right of the walk) and whether the rank just left behind was capped.
-//! A tree node is settled whole when the cap provably leaves it alone (its slopes all
-//! `>= 0` and its right end at most `gamma + S`; all `<= 0` and its left end at most
-//! `gamma + S`; or mixed, with bounds from its end values and min/max slope showing
-//! it stays within `gamma` of its own lowest possible value), or provably caps all of
-//! it (one assign of zero slopes); otherwise the walk enters its children, and a leaf
+//! list of slope changes, which the parent adds in `O(k log m)`. Adding `w_i |x_i - v|`
+//! is one `O(1)` add to every slope and one prefix add. The cap is one right-to-left
+//! walk down the segment tree that writes as it goes, carrying `S` (the minimum of `g`
+//! right of the walk) and whether the rank just left behind was capped. A tree node is
+//! settled whole when the cap provably leaves it alone (its slopes all `>= 0` and its
+//! right end at most `gamma + S`; all `<= 0` and its left end at most `gamma + S`; or
+//! mixed, with bounds from its end values and min/max slope putting its highest
+//! possible value at most `gamma` above both `S` and its lowest possible value), or
+//! when the rank right of it is capped and all its values are provably above `gamma +
+//! S` (one assign of zero slopes); otherwise the walk enters its children, and a leaf
 //! bucket is done gap by gap. A mixed node left alone may still hold a new suffix
 //! minimum; finding it costs a descent, so the walk only notes the node and a lower
-//! bound on its minimum, and searches the noted nodes (branch and bound on the same
-//! bounds) when some node further left is not settled by the pessimistic `S`, i.e.
-//! when the cap may bind and `S` must be exact. Writes only touch gaps at or right of
-//! the walk, so the sums it reads on its left are still those of `g`. Short heavy
+//! bound on its minimum (the settling tests then use the lowest `S` possible), and
+//! searches the noted nodes (branch and bound on the same bounds) only when a node
+//! further left fails that test but would pass with the highest `S` possible, or a leaf
+//! must be done gap by gap: where `S` must be exact. Writes only touch gaps at or right
+//! of the walk, so the sums it reads on its left are still those of `g`. Short heavy
 //! paths (under 64 nodes) skip the segment tree and sweep their whole breakpoint list
-//! instead: on a linear piece `[a, b]` the step is a cut at the constant level
-//! `gamma + S(b)`, crossing the piece at most once (a crossing between two ranks
-//! becomes a breakpoint at each of them).
+//! instead: on a linear piece `[a, b]` the step is a cut at the constant level `gamma +
+//! S(b)`, crossing the piece at most once (a crossing between two ranks becomes a
+//! breakpoint at each of them).
 //!
 //! Where the cap binds, the node starts a new segment at the rank attaining `S`; these
 //! capped rank runs are all the top-down reconstruction needs.
@@ -183,9 +185,9 @@ const LONG_PATH: usize = 64;
 /// 12 bytes per capped run kept for the reconstruction, and, only if some heavy path
 /// has 64 nodes or more, the segment tree:
 /// `m - 1` slopes plus `2 (m - 1) / 16` nodes of 48 bytes, about 14 bytes per distinct
-/// score (1.4 MB at `m = 100,000`), and the cap walk's noted nodes (at most one per tree
-/// node it tests, 20 bytes each). No recursion depends on the tree's depth; the segment tree
-/// recurses `log2(m / 16)` deep.
+/// score (1.4 MB at `m = 100,000`), and the cap walk's noted nodes (at most one per
+/// tree node it tests, 20 bytes each). No recursion depends on the tree's depth; the
+/// segment tree recurses `log2(m / 16)` deep.
 ///
 /// # Example
 /// ```
