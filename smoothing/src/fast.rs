@@ -270,7 +270,7 @@ pub fn solve(
                         }
                     }
                     root_rank = arg;
-                    cost = gamma[i] + min;
+                    cost = gamma[i] + min.max(0.0);
                     continue;
                 }
                 cap(&pts, gamma[i], vals, &mut out, &mut jumps);
@@ -317,7 +317,9 @@ pub fn solve(
                 });
                 close(gaps as u32, last);
                 root_rank = arg;
-                cost = gamma[i] + min;
+                // Every term of the objective is `>= 0`: a negative minimum is rounding
+                // in the sums of slopes (a few ulps).
+                cost = gamma[i] + min.max(0.0);
                 continue;
             }
             base = cap_node(seg, base, gamma[i], &mut jumps);

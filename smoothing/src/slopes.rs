@@ -581,6 +581,9 @@ impl<'a> Slopes<'a> {
         let op = op.after(t.lazy);
         if r - l == 1 {
             let (gl, gr) = (self.gap(l), self.gap(r));
+            if left < best.0 {
+                *best = (left, gl as u32);
+            }
             let mut at = left;
             for k in gl..gr {
                 at += op.slope(self.slope[k]) * (self.vals[k + 1] - self.vals[k]);
@@ -830,6 +833,25 @@ mod tests {
         let (f0, runs) = cap(&mut s, f0, 0.0);
         assert_eq!(runs.last(), Some(&(0, 24, 25)));
         assert!(close(f0, -0.3125));
+    }
+
+    /// The cap walk notes a node whose minimum is at its first rank, which starts a
+    /// bucket, and must find it there when a cap further left needs `S`. 48 gaps of
+    /// 1/48 (three buckets): g falls from 3 to 0 on ranks 0..16, rises to 0.8 at 24,
+    /// falls to 0.5 at 32, rises to 1 at 48. With gamma = 2 the middle bucket is noted
+    /// (its values stay within 2 of its lower bound), and ranks 0..=5 (above 2 + g(16)
+    /// = 2; g(5) = 2.0625, g(6) = 1.875) cap to the minimum at rank 16.
+    #[test]
+    fn a_noted_minimum_at_a_bucket_start() {
+        let vals: Vec<f64> = (0..=48).map(|k| k as f64 / 48.0).collect();
+        let mut s = Slopes::new(&vals);
+        s.range_add(0, 16, -9.0);
+        s.range_add(16, 24, 4.8);
+        s.range_add(24, 32, -1.8);
+        s.range_add(32, 48, 1.5);
+        let (f0, runs) = cap(&mut s, 3.0, 2.0);
+        assert_eq!(runs, vec![(0, 5, 16)]);
+        assert!((f0 - 2.0).abs() < 1e-12, "{f0}");
     }
 
     /// A long pseudo-random mix of every update against a plain array of slopes, on
