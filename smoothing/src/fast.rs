@@ -14,24 +14,34 @@
 //! in between). With `S(v) = min_{t >= v} g(t)`, the step is `f = min(g, gamma + S)`.
 //!
 //! The tree is cut into heavy paths. The function of the path being climbed lives in
-//! one lazy segment tree over the gaps (range add, range assign, prefix sums of
-//! `slope * gap`, min and max slope); a finished path hands its top's function to the
-//! parent as a sorted list of slope changes, which the parent adds in `O(k log m)`.
-//! Adding `w_i |x_i - v|` is two range adds. The cap only touches what it must:
-//! right of the last decreasing gap `g` is nondecreasing, so `S = g` and `f = g`; left
-//! of it the function is walked one *monotone run* at a time (found by min/max-slope
-//! descents; a tree node whose values provably stay within `[S, gamma + S]` is skipped
-//! whole), and on a run `[a, b]` the step is `min(g, gamma + S(b))`, which caps a
-//! prefix (falling run) or a suffix (rising run) found by one prefix-sum descent and
-//! written back as one range assign. Short heavy paths (under 64 nodes) skip the
-//! segment tree and sweep their whole breakpoint list instead: on a linear piece
-//! `[a, b]` the step is a cut at the constant level `gamma + S(b)`, crossing the piece
-//! at most once (a crossing between two ranks becomes a breakpoint at each of them).
+//! one lazy segment tree over the gaps (range add, assign, sums of `slope * gap`, min
+//! and max slope); a finished path hands its top's function to the parent as a sorted
+//! list of slope changes, which the parent adds in `O(k log m)`. Adding `w_i |x_i - v|`
+//! is one `O(1)` add to every slope and one prefix add. The cap is one right-to-left
+//! walk down the segment tree that writes as it goes, carrying `S` (the minimum of `g`
+//! right of the walk) and whether the rank just left behind was capped. A tree node is
+//! settled whole when the cap provably leaves it alone (its slopes all `>= 0` and its
+//! right end at most `gamma + S`; all `<= 0` and its left end at most `gamma + S`; or
+//! mixed, with bounds from its end values and min/max slope putting its highest
+//! possible value at most `gamma` above both `S` and its lowest possible value), or
+//! when the rank right of it is capped and all its values are provably above `gamma +
+//! S` (one assign of zero slopes); otherwise the walk enters its children, and a leaf
+//! bucket is done gap by gap. A mixed node left alone may still hold a new suffix
+//! minimum; finding it costs a descent, so the walk only notes the node and a lower
+//! bound on its minimum (the settling tests then use the lowest `S` possible), and
+//! searches the noted nodes (branch and bound on the same bounds) only when a node
+//! further left fails that test but would pass with the highest `S` possible, or a leaf
+//! must be done gap by gap: where `S` must be exact. Writes only touch gaps at or right
+//! of the walk, so the sums it reads on its left are still those of `g`. Short heavy
+//! paths (under 64 nodes) skip the segment tree and sweep their whole breakpoint list
+//! instead: on a linear piece `[a, b]` the step is a cut at the constant level `gamma +
+//! S(b)`, crossing the piece at most once (a crossing between two ranks becomes a
+//! breakpoint at each of them).
 //!
 //! Where the cap binds, the node starts a new segment at the rank attaining `S`; these
 //! capped rank runs are all the top-down reconstruction needs.
 
-use crate::slopes::{Piece, Slopes};
+use crate::slopes::Slopes;
 use crate::tree::Problem;
 use crate::{SmoothError, Smoothed, NO_PARENT};
 
@@ -149,21 +159,25 @@ const LONG_PATH: usize = 64;
 /// of `g_i` left of its last decreasing gap.
 /// - Heavy paths shorter than 64 nodes sweep the whole function at every node:
 ///   `O(K_i log d_i)` (sorting `d_i` children's sorted runs) plus `O(K_i)`.
-/// - Longer paths keep the function in the segment tree: `O((1 + R_i) log m)` per node
-///   (range adds, one search, one prefix sum, at most one descent and two range
-///   assigns per run). The walk skips tree nodes the cap provably leaves alone, so it
-///   reports at most `2 R_i + 1` pieces and usually fewer than `R_i`.
+/// - Longer paths keep the function in the segment tree: `O((1 + B_i) log m)` per node,
+///   `B_i` the number of segment tree nodes the cap walk cannot settle whole (each
+///   costs a bucket scan at a leaf, and the deferred minimum searches cost at most the
+///   descents they replace). Each capped run and each new suffix minimum the cap needs
+///   exactly causes at most two such nodes per level, and loose bounds add some near
+///   them; a new suffix minimum the cap never needs costs nothing.
 /// - Handing a finished path's function of `k` breakpoints to its parent costs
 ///   `O(k log m)` (or `O(k)` on a short path); by heavy-light decomposition a
 ///   breakpoint is handed up at most `log2 n` times.
 ///
 /// So time is `O(n log n log m + sum_i cost_i)` with `cost_i` as above. The worst case
-/// is still quadratic, `O(n m log m)`: `R_i` can reach `m` when `g_i` oscillates across
-/// the whole score range on a long path, and `K_i` can reach `m` at every node of a
-/// short path under a large subtree. Measured (README): DOM-like and random trees grow
-/// about like `n log n`; paths with sorted scores, with one huge segment, and with
-/// classifier-like noisy scores (about 3.3 runs per node at `n = 100,000`; 5.9 with
-/// uniform scores) grow near-linearly too, with the segment tree's larger constant.
+/// is still quadratic, `O(n m log m)`: `B_i` can reach `m / 16` when `g_i` oscillates
+/// across the whole score range on a long path, and `K_i` can reach `m` at every node
+/// of a short path under a large subtree. Measured (README): DOM-like and random trees
+/// grow about like `n log n`; paths with sorted scores, with one huge segment, with
+/// classifier-like noisy scores and with uniform scores grow near-linearly too (at
+/// `n = 100,000` the cap tests 21 to 32 segment tree nodes per path node, and its
+/// minimum searches visit 0 to 14 more; one huge segment settles at the root), with
+/// the segment tree's larger constant.
 ///
 /// Memory is `O(n + m)`, never `O(n m)`: about 32 bytes per node (the input copied
 /// into heavy-first order, 28; where each node's capped runs start, 4), the light
@@ -171,7 +185,8 @@ const LONG_PATH: usize = 64;
 /// 12 bytes per capped run kept for the reconstruction, and, only if some heavy path
 /// has 64 nodes or more, the segment tree:
 /// `m - 1` slopes plus `2 (m - 1) / 16` nodes of 48 bytes, about 14 bytes per distinct
-/// score (1.4 MB at `m = 100,000`). No recursion depends on the tree's depth; the
+/// score (1.4 MB at `m = 100,000`), and the cap walk's noted nodes (at most one per
+/// tree node it tests, 20 bytes each). No recursion depends on the tree's depth; the
 /// segment tree recurses `log2(m / 16)` deep.
 ///
 /// # Example
@@ -220,7 +235,7 @@ pub fn solve(
     let mut jumps: Vec<Jump> = Vec::new();
     // Node `i`'s capped runs are `jumps[jump_start[i]..jump_start[i - 1]]`.
     let mut jump_start = vec![0u32; n];
-    let (mut pts, mut out, mut bounds) = (Vec::new(), Vec::new(), Vec::new());
+    let (mut pts, mut out) = (Vec::new(), Vec::new());
     let mut root_rank = 0u32;
     let mut cost = 0.0;
     // Reverse preorder meets every path top after all tops below it.
@@ -255,7 +270,7 @@ pub fn solve(
                         }
                     }
                     root_rank = arg;
-                    cost = gamma[i] + min;
+                    cost = gamma[i] + min.max(0.0);
                     continue;
                 }
                 cap(&pts, gamma[i], vals, &mut out, &mut jumps);
@@ -302,10 +317,12 @@ pub fn solve(
                 });
                 close(gaps as u32, last);
                 root_rank = arg;
-                cost = gamma[i] + min;
+                // Every term of the objective is `>= 0`: a negative minimum is rounding
+                // in the sums of slopes (a few ulps).
+                cost = gamma[i] + min.max(0.0);
                 continue;
             }
-            base = cap_node(seg, base, gamma[i], vals, &mut bounds, &mut jumps);
+            base = cap_node(seg, base, gamma[i], &mut jumps);
         }
         if q != NONE {
             // Hand the top's function to its parent as slope changes.
@@ -429,90 +446,20 @@ impl Layout {
 }
 
 /// Replaces `g` (value `base` at `v_0`, slopes in `seg`) by `f = min(g, gamma + S)`,
-/// records the capped runs, and returns `f(v_0)`.
-///
-/// Right of the last decreasing gap `g` is nondecreasing, so `S = g` and nothing
-/// changes. Left of it, the function is walked one *monotone run* at a time, right to
-/// left, except for tree nodes the walk shows the cap leaves alone (flat pieces: no
-/// change). On a run `[a, b]` (nondecreasing or nonincreasing) `f = min(g, gamma +
-/// S(b))`: the capped ranks are a suffix (rising run) or a prefix (falling run), found by
-/// binary search, and written back as one range of zero slopes plus one crossing gap.
-/// Writes only touch gaps right of the run's start, so prefix sums of later (left)
-/// runs still read the original `g`.
-fn cap_node(
-    seg: &mut Slopes<'_>,
-    base: f64,
-    gamma: f64,
-    vals: &[f64],
-    bounds: &mut Vec<(u32, f64, Piece)>,
-    jumps: &mut Vec<Jump>,
-) -> f64 {
-    // Run starts and the original g there, found before any write.
-    seg.runs(gamma, bounds);
-    let Some(&(b0, p0, _)) = bounds.first() else {
-        return base;
-    };
-    let gq = base + p0;
-    // S(b) and where it is attained.
-    let (mut s_val, mut s_arg) = (gq, b0);
-    let mut new_base = base;
-    let gap = |k: usize| vals[k + 1] - vals[k];
-    // `gb` is the original g(b): writes of a piece only touch gaps right of its start.
-    let (mut b, mut gb) = (b0 as usize, gq);
-    for &(a, pa, kind) in &bounds[1..] {
-        let (a, ga) = (a as usize, base + pa);
-        let level = gamma + s_val;
-        if kind == Piece::Falling && ga > level {
-            // Ranks a..=k1 are capped (values fall from ga to g(b)).
-            let k1 = if gb > level {
-                b
-            } else {
-                seg.first_rank(a, b, |p| base + p <= level) - 1
-            };
-            jumps.push(Jump {
-                lo: a as u32,
-                hi: k1.min(b - 1) as u32,
-                to: s_arg,
-            });
-            if k1 < b {
-                let g_next = base + seg.prefix(k1 + 1);
-                seg.range_set(k1, k1 + 1, (g_next - level) / gap(k1));
-            }
-            seg.range_set(a, k1, 0.0);
-            if a == 0 {
-                new_base = level;
-            }
-        } else if kind == Piece::Rising {
-            if gb > level {
-                // Ranks k2..=b are capped (values rise from ga to g(b)); b was recorded
-                // by the run to its right.
-                let k2 = if ga > level {
-                    a
-                } else {
-                    seg.first_rank(a, b, |p| base + p > level)
-                };
-                if k2 < b {
-                    jumps.push(Jump {
-                        lo: k2 as u32,
-                        hi: (b - 1) as u32,
-                        to: s_arg,
-                    });
-                }
-                seg.range_set(k2, b, 0.0);
-                if k2 > a {
-                    let g_prev = base + seg.prefix(k2 - 1);
-                    seg.range_set(k2 - 1, k2, (level - g_prev) / gap(k2 - 1));
-                } else if a == 0 {
-                    new_base = level;
-                }
-            }
-            if ga < s_val {
-                (s_val, s_arg) = (ga, a as u32);
+/// appends the capped runs to `jumps` (right to left, adjacent runs with one target
+/// merged), and returns `f(v_0)`.
+fn cap_node(seg: &mut Slopes<'_>, base: f64, gamma: f64, jumps: &mut Vec<Jump>) -> f64 {
+    let first_new = jumps.len();
+    seg.cap(base, gamma, |lo, hi, to| {
+        if jumps.len() > first_new {
+            let prev = jumps.last_mut().expect("non-empty");
+            if prev.to == to && prev.lo == hi + 1 {
+                prev.lo = lo;
+                return;
             }
         }
-        (b, gb) = (a, ga);
-    }
-    new_base
+        jumps.push(Jump { lo, hi, to });
+    })
 }
 
 /// Computes `f = min(g, gamma + S)` at the points of `g` (plus the cut ranks), into

@@ -215,7 +215,8 @@ fn million_deep_chain() {
     let s = solve(&parent, &x, &w, &gamma).unwrap();
     assert_eq!(s.y, x);
     assert_eq!(s.segment_roots.len(), n);
-    assert_eq!(s.cost, 0.0);
+    // The optimum is 0; the solver's sums of slopes may round (by about 1e-16).
+    assert!(s.cost.abs() < 1e-9, "cost {}", s.cost);
     let c = Case {
         parent,
         x,

@@ -163,3 +163,66 @@ proptest! {
         prop_assert!(close(r.cost, f.cost), "reference {} fast {}", r.cost, f.cost);
     }
 }
+
+/// A path-heavy tree of 64 to 600 nodes: node `k` hangs below `k - 1` except with
+/// probability 1/16 (then below a random earlier node), with classifier-like scores
+/// whose true label flips with probability `flip` along the path (or scores from a few
+/// values, many ties), and one penalty scale. Long paths with noisy two-level scores
+/// are where the cap walk notes nodes that may hold a new suffix minimum and searches
+/// them later; small and large penalties make it cap often or almost never.
+fn path_heavy_tree() -> impl Strategy<Value = Case> {
+    (64..=600usize, 0.0..0.2f64, prop::bool::ANY, 0.0..3.0f64).prop_flat_map(
+        |(n, flip, ties, scale)| {
+            (
+                prop::collection::vec(any::<u32>(), n),
+                prop::collection::vec(0.0..1.0f64, n),
+                prop::collection::vec(0.0..1.0f64, n),
+                prop::collection::vec(weight(), n),
+                prop::collection::vec(0.0..1.0f64, n),
+            )
+                .prop_map(move |(seeds, coin, noise, w, g)| {
+                    let parent = (0..n)
+                        .map(|k| match k {
+                            0 => NO_PARENT,
+                            _ if seeds[k] % 16 != 0 => k - 1,
+                            _ => (seeds[k] / 16) as usize % k,
+                        })
+                        .collect();
+                    let mut template = false;
+                    let x = (0..n)
+                        .map(|k| {
+                            if coin[k] < flip {
+                                template = !template;
+                            }
+                            let base = if template { 0.9 } else { 0.05 };
+                            let v = (base + 0.2 * (noise[k] - 0.5)).clamp(0.0, 1.0);
+                            if ties {
+                                (v * 8.0).round() / 8.0
+                            } else {
+                                v
+                            }
+                        })
+                        .collect();
+                    Case {
+                        parent,
+                        x,
+                        w,
+                        gamma: g.iter().map(|g| scale * g).collect(),
+                    }
+                })
+        },
+    )
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(150))]
+
+    #[test]
+    fn fast_matches_reference_on_path_heavy_trees(c in path_heavy_tree()) {
+        let r = reference::solve(&c.parent, &c.x, &c.w, &c.gamma).unwrap();
+        let f = solve(&c.parent, &c.x, &c.w, &c.gamma).unwrap();
+        check(&c, &r, "reference");
+        check(&c, &f, "fast");
+        prop_assert!(close(r.cost, f.cost), "reference {} fast {}", r.cost, f.cost);
+    }
+}
