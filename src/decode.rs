@@ -180,7 +180,7 @@ pub fn decode_for_url(bytes: &[u8], transport_charset: Option<&str>, url: Option
 
 /// Decodes all of `bytes` (no BOM handling) with `encoding`.
 /// Bytes looked at by [`utf16_without_bom`].
-const UTF16_SNIFF_BYTES: usize = 1024;
+pub const UTF16_SNIFF_BYTES: usize = 1024;
 
 /// UTF-16LE or UTF-16BE for bytes that start like UTF-16 without a byte order mark: in the
 /// first [`UTF16_SNIFF_BYTES`], at least 16 code units, half of them with a zero high byte

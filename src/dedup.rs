@@ -8,7 +8,7 @@
 //!    the tokens joined by single spaces, so a hash can be recomputed by hand.
 //! 4. **Sketch.** The [`SKETCH_SIZE`] smallest *distinct* hashes (a bottom-k sketch).
 //!
-//! Two sketches **match** in [`matches`] hashes: the number of hash values present in both
+//! Two sketches **match** in [`matches`](fn@matches) hashes: the number of hash values present in both
 //! (`|S(A) ∩ S(B)|`, set intersection of the two sketches). Pages are near-duplicates
 //! ([`is_duplicate`]) when at least [`MIN_MATCHES`] of their hashes match.
 //!
@@ -200,7 +200,7 @@ pub struct Pair {
     pub a: usize,
     /// The later page.
     pub b: usize,
-    /// Common hashes ([`matches`]).
+    /// Common hashes ([`matches`](fn@matches)).
     pub matches: usize,
 }
 

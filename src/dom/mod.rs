@@ -6,7 +6,7 @@
 //! page nested 1,000,000 deep cannot overflow the stack. Text and attribute values live in two
 //! shared string buffers, so building a page allocates a handful of vectors, not one per node.
 //!
-//! [`parse`] builds the arena straight from html5ever's `TreeSink` ([`sink`]); [`reference`]
+//! [`parse`] builds the arena straight from html5ever's `TreeSink` ([`sink`]); [`reference`](mod@reference)
 //! converts markup5ever_rcdom's tree into the same arena and serves as the test oracle.
 
 pub mod reference;

@@ -53,7 +53,7 @@ pub fn visibility(dom: &Dom) -> Vec<bool> {
 }
 
 /// An element hidden by an attribute or inline style whose subtree holds more than this share of
-/// the page's renderable words is shown (see [`reveal_bulk`])...
+/// the page's renderable words is shown (see [`visibility`])...
 pub const REVEAL_SHARE: f64 = 0.5;
 
 /// ...when the first render shows at most this share of them.
