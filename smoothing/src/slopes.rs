@@ -114,8 +114,8 @@ fn bounds(left: f64, right: f64, mn: f64, mx: f64, len: f64) -> (f64, f64) {
         return (left, right);
     }
     // Highest point: left + mx t = right - mn (len - t); lowest: left + mn t = right - mx (len - t).
-    let t_hi = ((right - left - mn * len) / (mx - mn)).clamp(0.0, len);
-    let t_lo = ((left - right + mx * len) / (mx - mn)).clamp(0.0, len);
+    let t_hi = ((right - left - mn * len) / (mx - mn)).max(0.0).min(len);
+    let t_lo = ((left - right + mx * len) / (mx - mn)).max(0.0).min(len);
     (left + mx * t_hi, left + mn * t_lo)
 }
 
