@@ -253,7 +253,7 @@ impl<'a> Slopes<'a> {
                 break;
             }
             if r - l == 1 {
-                self.update(node, l, r, gl, qr, op);
+                self.prefix_add_bucket(node, gl, gr, qr, c);
                 break;
             }
             if self.tree[node].lazy.set {
@@ -284,6 +284,32 @@ impl<'a> Slopes<'a> {
             }
         }
         self.path = stack;
+    }
+
+    /// [`Slopes::prefix_add`] on a partly covered bucket: its pending operation, then
+    /// `c` on gaps `gl..qr`, and its aggregates, in one pass.
+    fn prefix_add_bucket(&mut self, node: usize, gl: usize, gr: usize, qr: usize, c: f64) {
+        let lazy = self.tree[node].lazy;
+        self.tree[node].lazy = IDENTITY;
+        let (mut mn, mut mx, mut sum) = (f64::INFINITY, f64::NEG_INFINITY, 0.0);
+        let bucket = &mut self.slope[gl..gr];
+        let vals = &self.vals[gl..=gr];
+        for (k, s) in bucket.iter_mut().enumerate() {
+            let mut v = lazy.slope(*s);
+            if gl + k < qr {
+                v += c;
+            }
+            *s = v;
+            if v < mn {
+                mn = v;
+            }
+            if v > mx {
+                mx = v;
+            }
+            sum += v * (vals[k + 1] - vals[k]);
+        }
+        let t = &mut self.tree[node];
+        (t.mn, t.mx, t.sum) = (mn, mx, sum);
     }
 
     /// Sets the slopes of gaps `ql..qr` to `c`.
