@@ -103,6 +103,27 @@ enum Kind {
     Mixed(f64, f64),
 }
 
+/// The lower of two values that are never NaN: one `minsd`, where `f64::min` also
+/// handles NaN (the tests on every node use it several times).
+#[inline(always)]
+fn fmin(a: f64, b: f64) -> f64 {
+    if a < b {
+        a
+    } else {
+        b
+    }
+}
+
+/// The higher of two values that are never NaN (see [`fmin`]).
+#[inline(always)]
+fn fmax(a: f64, b: f64) -> f64 {
+    if a > b {
+        a
+    } else {
+        b
+    }
+}
+
 /// Upper and lower bounds on `prefix` over a node whose ends are at `left` and `right`,
 /// of length `len`, with slopes in `[mn, mx]`: the envelopes of the lines of slope `mx`
 /// and `mn` through both ends.
@@ -114,8 +135,8 @@ fn bounds(left: f64, right: f64, mn: f64, mx: f64, len: f64) -> (f64, f64) {
         return (left, right);
     }
     // Highest point: left + mx t = right - mn (len - t); lowest: left + mn t = right - mx (len - t).
-    let t_hi = ((right - left - mn * len) / (mx - mn)).max(0.0).min(len);
-    let t_lo = ((left - right + mx * len) / (mx - mn)).max(0.0).min(len);
+    let t_hi = fmin(fmax((right - left - mn * len) / (mx - mn), 0.0), len);
+    let t_lo = fmin(fmax((left - right + mx * len) / (mx - mn), 0.0), len);
     (left + mx * t_hi, left + mn * t_lo)
 }
 
@@ -213,8 +234,8 @@ impl<'a> Slopes<'a> {
         let (a, b, _) = kids(node, l, r);
         let (x, y) = (self.tree[a], self.tree[b]);
         let t = &mut self.tree[node];
-        t.mn = x.mn.min(y.mn);
-        t.mx = x.mx.max(y.mx);
+        t.mn = fmin(x.mn, y.mn);
+        t.mx = fmax(x.mx, y.mx);
         t.sum = x.sum + y.sum;
     }
 
@@ -498,12 +519,12 @@ impl<'a> Slopes<'a> {
                 // Every value is at least the right end's, so `S` stays.
                 Kind::Falling => left <= low,
                 // `S` may fall inside to `lo`, at the lowest.
-                Kind::Mixed(hi, lo) => hi <= low.min(gamma + lo),
+                Kind::Mixed(hi, lo) => hi <= fmin(low, gamma + lo),
             };
             // The lowest `S` possible (the noted nodes at their lower bounds), then,
             // if that fails, the exact `S` once the noted nodes are searched: only when
             // it could pass (`S <= st.s`) or a leaf needs it.
-            let mut settled = untouched(gamma + st.s.min(st.s_low));
+            let mut settled = untouched(gamma + fmin(st.s, st.s_low));
             if !settled && !st.deferred.is_empty() && (r - l == 1 || untouched(gamma + st.s)) {
                 self.settle(st);
                 settled = untouched(gamma + st.s);
@@ -514,7 +535,7 @@ impl<'a> Slopes<'a> {
                     Kind::Mixed(_, lo) if lo < st.s => {
                         // A new suffix minimum may lie inside: found only if needed.
                         st.deferred.push((node as u32, l as u32, r as u32, left));
-                        st.s_low = st.s_low.min(lo);
+                        st.s_low = fmin(st.s_low, lo);
                     }
                     _ => {}
                 }
