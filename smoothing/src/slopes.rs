@@ -222,10 +222,21 @@ impl<'a> Slopes<'a> {
     fn push(&mut self, node: usize, l: usize, r: usize) {
         let op = self.tree[node].lazy;
         if op.set || op.c != 0.0 {
-            let (a, b, _) = kids(node, l, r);
-            self.apply(a, op);
-            self.apply(b, op);
             self.tree[node].lazy = IDENTITY;
+            let (a, b, _) = kids(node, l, r);
+            // [`Slopes::apply`] on both children, the kind of `op` tested once.
+            let c = op.c;
+            for t in [a, b] {
+                let t = &mut self.tree[t];
+                if op.set {
+                    (t.mn, t.mx, t.sum, t.lazy) = (c, c, c * t.len, op);
+                } else {
+                    t.mn += c;
+                    t.mx += c;
+                    t.sum += c * t.len;
+                    t.lazy.c += c;
+                }
+            }
         }
     }
 
