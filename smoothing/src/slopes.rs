@@ -274,18 +274,18 @@ impl<'a> Slopes<'a> {
             return;
         }
         let op = Op { set: false, c };
+        if qr >= self.gaps {
+            self.apply(0, op);
+            return;
+        }
         // Partly covered internal nodes, to refresh bottom-up.
         let mut stack = std::mem::take(&mut self.path);
         stack.clear();
+        // The node is partly covered: `gap(l) < qr < gap(r)`, and stays so below.
         let (mut node, mut l, mut r) = (0, 0, self.buckets);
         loop {
-            let (gl, gr) = (self.gap(l), self.gap(r));
-            if qr >= gr {
-                self.apply(node, op);
-                break;
-            }
             if r - l == 1 {
-                self.prefix_add_bucket(node, gl, gr, qr, c);
+                self.prefix_add_bucket(node, self.gap(l), self.gap(r), qr, c);
                 break;
             }
             if self.tree[node].lazy.set {
@@ -293,9 +293,10 @@ impl<'a> Slopes<'a> {
             }
             stack.push((node, l, r));
             let (a, b, mid) = kids(node, l, r);
-            if qr >= self.gap(mid) {
+            let gm = self.gap(mid);
+            if qr >= gm {
                 self.apply(a, op);
-                if qr == self.gap(mid) {
+                if qr == gm {
                     break;
                 }
                 (node, l) = (b, mid);
