@@ -60,8 +60,11 @@ impl Op {
     }
 }
 
-/// Aggregates of a tree node (correct for its gaps, its own `lazy` included) and the
-/// operation still pending for its children (or, at a leaf, for its bucket's slopes).
+/// Aggregates of a tree node (for its gaps, its own `lazy` included) and the operation
+/// still pending for its children (or, at a leaf, for its bucket's slopes). `sum` is
+/// exact; `mn` and `mx` are bounds (`mn <= ` every slope `<= mx`), exact after a pull
+/// and only widened by [`Slopes::prefix_add`]: every test on them is a bound test, and
+/// `mn == mx` still means one slope.
 #[derive(Clone, Copy)]
 struct Node {
     mn: f64,
@@ -147,10 +150,8 @@ pub(crate) struct Slopes<'a> {
     buckets: usize,
     slope: Vec<f64>,
     tree: Vec<Node>,
-    /// The cap walk's deferred nodes and [`Slopes::prefix_add`]'s path (kept to reuse
-    /// the allocations).
+    /// The cap walk's deferred nodes (kept to reuse the allocation).
     deferred: Vec<(u32, u32, u32, f64)>,
-    path: Vec<(usize, usize, usize)>,
 }
 
 /// Children of `node` over buckets `l..r`, and the split point. Preorder layout, no
@@ -180,7 +181,6 @@ impl<'a> Slopes<'a> {
             slope: vec![0.0; gaps],
             tree: vec![zero; 2 * buckets - 1],
             deferred: Vec::new(),
-            path: Vec::new(),
         };
         s.fill_lens(0, 0, buckets);
         s
@@ -268,7 +268,9 @@ impl<'a> Slopes<'a> {
     }
 
     /// Adds `c` to the slopes of gaps `0..qr`: one iterative descent along the path to
-    /// `qr` (the common update: half of every `w |x - v|`), no pushes.
+    /// `qr` (the common update: half of every `w |x - v|`), no pushes but of assigns,
+    /// no way back up. Leaves the min/max slope of the partly covered nodes as bounds
+    /// (see the body), which is all the cap walk and the queries need.
     pub fn prefix_add(&mut self, qr: usize, c: f64) {
         if qr == 0 || c == 0.0 {
             return;
@@ -278,20 +280,28 @@ impl<'a> Slopes<'a> {
             self.apply(0, op);
             return;
         }
-        // Partly covered internal nodes, to refresh bottom-up.
-        let mut stack = std::mem::take(&mut self.path);
-        stack.clear();
-        // The node is partly covered: `gap(l) < qr < gap(r)`, and stays so below.
+        // The node is partly covered: `gap(l) < qr < gap(r)`, and stays so below. Its
+        // sum moves by `c` times the covered length; its min/max slope are only
+        // widened (a valid bound, made exact again by the next pull), so no child is
+        // read on the way back.
         let (mut node, mut l, mut r) = (0, 0, self.buckets);
         loop {
+            let gl = self.gap(l);
             if r - l == 1 {
-                self.prefix_add_bucket(node, self.gap(l), self.gap(r), qr, c);
+                self.prefix_add_bucket(node, gl, self.gap(r), qr, c);
                 break;
             }
             if self.tree[node].lazy.set {
                 self.push(node, l, r);
             }
-            stack.push((node, l, r));
+            let covered = self.len(gl, qr);
+            let t = &mut self.tree[node];
+            t.sum += c * covered;
+            if c < 0.0 {
+                t.mn += c;
+            } else {
+                t.mx += c;
+            }
             let (a, b, mid) = kids(node, l, r);
             let gm = self.gap(mid);
             if qr >= gm {
@@ -304,19 +314,6 @@ impl<'a> Slopes<'a> {
                 (node, r) = (a, mid);
             }
         }
-        for &(node, l, r) in stack.iter().rev() {
-            // The node's own pending add still applies on top of its children.
-            let lazy = self.tree[node].lazy;
-            self.pull(node, l, r);
-            if lazy.c != 0.0 {
-                let len = self.tree[node].len;
-                let t = &mut self.tree[node];
-                t.mn += lazy.c;
-                t.mx += lazy.c;
-                t.sum += lazy.c * len;
-            }
-        }
-        self.path = stack;
     }
 
     /// [`Slopes::prefix_add`] on a partly covered bucket: its pending operation, then
