@@ -137,10 +137,11 @@ fn bounds(left: f64, right: f64, mn: f64, mx: f64, len: f64) -> (f64, f64) {
     if mx <= 0.0 {
         return (left, right);
     }
-    // Highest point: left + mx t = right - mn (len - t); lowest: left + mn t = right - mx (len - t).
+    // Highest point: left + mx t = right - mn (len - t); lowest: left + mn t = right - mx
+    // (len - t), which is at `len - t_hi` (one division; the callers widen by far more
+    // than its rounding).
     let t_hi = fmin(fmax((right - left - mn * len) / (mx - mn), 0.0), len);
-    let t_lo = fmin(fmax((left - right + mx * len) / (mx - mn), 0.0), len);
-    (left + mx * t_hi, left + mn * t_lo)
+    (left + mx * t_hi, left + mn * (len - t_hi))
 }
 
 #[derive(Clone)]
