@@ -87,12 +87,23 @@ struct CapWalk {
     s_arg: u32,
     /// A lower bound on the deferred nodes' minima (infinite if none).
     s_low: f64,
-    /// Nodes skipped whole (`node, l, r, g at the left end`) that may hold a new
-    /// suffix minimum: searched only when `S` must be exact.
-    deferred: Vec<(u32, u32, u32, f64)>,
+    /// Nodes skipped whole that may hold a new suffix minimum: searched only when a
+    /// test needs `S` below their bound.
+    deferred: Vec<Noted>,
     /// `f(v_k)`, and whether the cap binds at `k` (`f < g` there).
     f: f64,
     capped: bool,
+}
+
+/// A node the cap walk left alone that may hold a new suffix minimum.
+#[derive(Clone, Copy)]
+struct Noted {
+    node: u32,
+    l: u32,
+    r: u32,
+    /// `g` at its left end, and a lower bound on `g` over it.
+    left: f64,
+    lo: f64,
 }
 
 /// A node's slopes, as the cap walk sees them.
@@ -152,7 +163,7 @@ pub(crate) struct Slopes<'a> {
     slope: Vec<f64>,
     tree: Vec<Node>,
     /// The cap walk's deferred nodes (kept to reuse the allocation).
-    deferred: Vec<(u32, u32, u32, f64)>,
+    deferred: Vec<Noted>,
 }
 
 /// Children of `node` over buckets `l..r`, and the split point. Preorder layout, no
@@ -531,20 +542,38 @@ impl<'a> Slopes<'a> {
                 // `S` may fall inside to `lo`, at the lowest.
                 Kind::Mixed(hi, lo) => hi <= fmin(low, gamma + lo),
             };
-            // The lowest `S` possible (the noted nodes at their lower bounds), then,
-            // if that fails, the exact `S` once the noted nodes are searched: only when
-            // it could pass (`S <= st.s`) or a leaf needs it.
+            // The lowest `S` possible (the noted nodes at their lower bounds); if that
+            // fails, a leaf needs the exact `S` (the noted nodes searched), and another
+            // node, if it would pass at `st.s` (`S <= st.s`), has the noted node of
+            // lowest bound split or resolved until it passes or `st.s` fails.
             let mut settled = untouched(gamma + fmin(st.s, st.s_low));
-            if !settled && !st.deferred.is_empty() && (r - l == 1 || untouched(gamma + st.s)) {
-                self.settle(st);
-                settled = untouched(gamma + st.s);
+            if !settled && !st.deferred.is_empty() {
+                if r - l == 1 {
+                    self.settle(st);
+                    settled = untouched(gamma + st.s);
+                } else if untouched(gamma + st.s) {
+                    // The lowest `S` that passes.
+                    let need = match kind {
+                        Kind::Rising => right,
+                        Kind::Falling => left,
+                        Kind::Mixed(hi, _) => hi,
+                    } - gamma;
+                    self.settle_below(st, need);
+                    settled = untouched(gamma + fmin(st.s, st.s_low));
+                }
             }
             if settled {
                 match kind {
                     Kind::Rising if left < st.s => (st.s, st.s_arg) = (left, gl as u32),
                     Kind::Mixed(_, lo) if lo < st.s => {
                         // A new suffix minimum may lie inside: found only if needed.
-                        st.deferred.push((node as u32, l as u32, r as u32, left));
+                        st.deferred.push(Noted {
+                            node: node as u32,
+                            l: l as u32,
+                            r: r as u32,
+                            left,
+                            lo,
+                        });
                         st.s_low = fmin(st.s_low, lo);
                     }
                     _ => {}
@@ -597,20 +626,45 @@ impl<'a> Slopes<'a> {
     /// Makes `st.s` exact: the minimum of `g` over the deferred nodes joins it.
     #[inline(never)]
     fn settle(&self, st: &mut CapWalk) {
-        for &(node, l, r, left) in &st.deferred {
+        for e in &st.deferred {
             let mut best = (st.s, st.s_arg);
             self.min_in(
-                node as usize,
-                l as usize,
-                r as usize,
+                e.node as usize,
+                e.l as usize,
+                e.r as usize,
                 IDENTITY,
-                left,
+                e.left,
                 &mut best,
             );
             (st.s, st.s_arg) = best;
         }
         st.deferred.clear();
         st.s_low = f64::INFINITY;
+    }
+
+    /// Searches the noted nodes whose bound is below `need` (the others stay noted).
+    #[inline(never)]
+    fn settle_below(&self, st: &mut CapWalk, need: f64) {
+        let mut best = (st.s, st.s_arg);
+        let mut s_low = f64::INFINITY;
+        st.deferred.retain(|e| {
+            if e.lo < need {
+                self.min_in(
+                    e.node as usize,
+                    e.l as usize,
+                    e.r as usize,
+                    IDENTITY,
+                    e.left,
+                    &mut best,
+                );
+                false
+            } else {
+                s_low = fmin(s_low, e.lo);
+                true
+            }
+        });
+        (st.s, st.s_arg) = best;
+        st.s_low = s_low;
     }
 
     /// Lowers `best` to the minimum of `g` over the node's ranks, with a rank attaining
