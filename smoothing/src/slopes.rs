@@ -1108,4 +1108,105 @@ mod tests {
             g = f;
         }
     }
+
+    /// Checks every tree node against the plain slopes under it: `mn` and `mx` bound
+    /// them (prefix adds only widen them), `sum` is their sum (`op`: the ancestors'
+    /// pending operation).
+    fn check_nodes(s: &Slopes<'_>, plain: &[f64], node: usize, l: usize, r: usize, op: super::Op) {
+        let t = &s.tree[node];
+        let (gl, gr) = (s.gap(l), s.gap(r));
+        let under = &plain[gl..gr];
+        let lowest = under.iter().fold(f64::INFINITY, |m, &p| m.min(p));
+        let highest = under.iter().fold(f64::NEG_INFINITY, |m, &p| m.max(p));
+        let sum: f64 = (gl..gr)
+            .map(|k| plain[k] * (s.vals[k + 1] - s.vals[k]))
+            .sum();
+        assert!(
+            op.slope(t.mn) <= lowest + 1e-9,
+            "node {node}: mn above the slopes"
+        );
+        assert!(
+            op.slope(t.mx) >= highest - 1e-9,
+            "node {node}: mx below the slopes"
+        );
+        assert!(
+            (op.sum(t.sum, t.len) - sum).abs() < 1e-9,
+            "node {node}: sum"
+        );
+        if r - l > 1 {
+            let (a, b, mid) = super::kids(node, l, r);
+            let op = op.after(t.lazy);
+            check_nodes(s, plain, a, l, mid, op);
+            check_nodes(s, plain, b, mid, r, op);
+        }
+    }
+
+    /// Prefix adds (which leave the partly covered nodes' min/max slope as bounds)
+    /// between caps and the other updates, against a plain array of slopes: the
+    /// aggregates stay valid, pieces and `f` stay exact, and a bound left wide still
+    /// means one slope when `mn == mx`.
+    #[test]
+    fn prefix_adds_keep_the_aggregates_valid() {
+        let mut state = 0x5851_f42d_4c95_7f2du64;
+        let mut next = move |bound: usize| {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            (state % bound as u64) as usize
+        };
+        // 100 gaps of length 1/100: several levels of buckets.
+        let vals: Vec<f64> = (0..=100).map(|k| k as f64 / 100.0).collect();
+        let gaps = vals.len() - 1;
+        let mut s = Slopes::new(&vals);
+        let mut plain = vec![0.0f64; gaps];
+        let mut out = Vec::new();
+        let mut widened = 0;
+        for step in 0..3000 {
+            let c = next(9) as f64 - 4.0;
+            let r = next(gaps + 1);
+            match step % 4 {
+                0 | 1 => {
+                    // The solver's `w |x - v|`, integer slopes keep sums exact.
+                    s.add_all(c.abs());
+                    s.prefix_add(r, -2.0 * c.abs());
+                    for (k, p) in plain.iter_mut().enumerate() {
+                        *p += if k < r { -c.abs() } else { c.abs() };
+                    }
+                }
+                2 => {
+                    s.prefix_add(r, c);
+                    plain[..r].iter_mut().for_each(|p| *p += c);
+                }
+                _ => {
+                    let gamma = next(4) as f64 / 8.0;
+                    let g: Vec<f64> = std::iter::once(0.0)
+                        .chain((0..gaps).scan(0.0, |acc, k| {
+                            *acc += plain[k] * (vals[k + 1] - vals[k]);
+                            Some(*acc)
+                        }))
+                        .collect();
+                    let (f, _) = plain_cap(&g, gamma);
+                    let f0 = s.cap(0.0, gamma, |_, _, _| {});
+                    for (k, &fk) in f.iter().enumerate() {
+                        assert!((f0 + s.prefix(k) - fk).abs() < 1e-9, "step {step} f({k})");
+                    }
+                    for k in 0..gaps {
+                        plain[k] = (f[k + 1] - f[k]) / (vals[k + 1] - vals[k]);
+                    }
+                }
+            }
+            check_nodes(&s, &plain, 0, 0, s.buckets, super::IDENTITY);
+            widened +=
+                usize::from(s.tree[0].mn < plain.iter().fold(f64::INFINITY, |m, &p| m.min(p)));
+            // Each piece's slope is the plain slope on every gap it covers.
+            s.pieces(&mut out);
+            for (j, &(k, slope)) in out.iter().enumerate() {
+                let end = out.get(j + 1).map_or(gaps, |p| p.0 as usize);
+                for (g, p) in plain.iter().enumerate().take(end).skip(k as usize) {
+                    assert!((p - slope).abs() < 1e-9, "step {step} gap {g} piece {k}");
+                }
+            }
+        }
+        assert!(widened > 100, "the prefix adds never left a bound wide");
+    }
 }
