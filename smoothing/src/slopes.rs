@@ -543,9 +543,9 @@ impl<'a> Slopes<'a> {
                 Kind::Mixed(hi, lo) => hi <= fmin(low, gamma + lo),
             };
             // The lowest `S` possible (the noted nodes at their lower bounds); if that
-            // fails, a leaf needs the exact `S` (the noted nodes searched), and another
-            // node, if it would pass at `st.s` (`S <= st.s`), has the noted node of
-            // lowest bound split or resolved until it passes or `st.s` fails.
+            // fails, a leaf needs the exact `S` (all noted nodes searched), and another
+            // node, if it would pass at `st.s` (`S <= st.s`), has only the noted nodes
+            // whose bound is below the `S` it needs searched.
             let mut settled = untouched(gamma + fmin(st.s, st.s_low));
             if !settled && !st.deferred.is_empty() {
                 if r - l == 1 {
