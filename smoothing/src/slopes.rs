@@ -713,6 +713,8 @@ impl<'a> Slopes<'a> {
     }
 
     /// [`Slopes::cap_node`] on a leaf, gap by gap.
+    /// Forced inline into [`Slopes::descend`], its one caller.
+    #[inline(always)]
     fn cap_bucket(
         &mut self,
         node: usize,
