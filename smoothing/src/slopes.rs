@@ -712,8 +712,8 @@ impl<'a> Slopes<'a> {
         self.min_in(a, l, mid, op, left, best);
     }
 
-    /// [`Slopes::cap_node`] on a leaf, gap by gap.
-    /// Forced inline into [`Slopes::descend`], its one caller.
+    /// [`Slopes::cap_node`] on a leaf, gap by gap (forced inline into
+    /// [`Slopes::descend`], its one caller).
     #[inline(always)]
     fn cap_bucket(
         &mut self,
