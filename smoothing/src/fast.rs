@@ -14,8 +14,8 @@
 //! in between). With `S(v) = min_{t >= v} g(t)`, the step is `f = min(g, gamma + S)`.
 //!
 //! The tree is cut into heavy paths. The function of the path being climbed lives in
-//! one lazy segment tree over the gaps (range add, assign, sums of `slope * gap`, min
-//! and max slope); a finished path hands its top's function to the parent as a sorted
+//! one lazy segment tree over the gaps (range add, assign, sums of `slope * gap`, bounds
+//! on the min and max slope, exact but where a prefix add only widened them); a finished path hands its top's function to the parent as a sorted
 //! list of slope changes, which the parent adds in `O(k log m)`. Adding `w_i |x_i - v|`
 //! is one `O(1)` add to every slope and one prefix add. The cap is one right-to-left
 //! walk down the segment tree that writes as it goes, carrying `S` (the minimum of `g`
@@ -29,9 +29,10 @@
 //! bucket is done gap by gap. A mixed node left alone may still hold a new suffix
 //! minimum; finding it costs a descent, so the walk only notes the node and a lower
 //! bound on its minimum (the settling tests then use the lowest `S` possible), and
-//! searches the noted nodes (branch and bound on the same bounds) only when a node
-//! further left fails that test but would pass with the highest `S` possible, or a leaf
-//! must be done gap by gap: where `S` must be exact. Writes only touch gaps at or right
+//! searches noted nodes (branch and bound on the same bounds) only when a node further
+//! left fails that test but would pass with the highest `S` possible (then only those
+//! whose bound is below the `S` that node needs), or a leaf must be done gap by gap:
+//! where `S` must be exact. Writes only touch gaps at or right
 //! of the walk, so the sums it reads on its left are still those of `g`. Short heavy
 //! paths (under 64 nodes) skip the segment tree and sweep their whole breakpoint list
 //! instead: on a linear piece `[a, b]` the step is a cut at the constant level `gamma +
@@ -186,7 +187,7 @@ const LONG_PATH: usize = 64;
 /// has 64 nodes or more, the segment tree:
 /// `m - 1` slopes plus `2 (m - 1) / 16` nodes of 48 bytes, about 14 bytes per distinct
 /// score (1.4 MB at `m = 100,000`), and the cap walk's noted nodes (at most one per
-/// tree node it tests, 20 bytes each). No recursion depends on the tree's depth; the
+/// tree node it tests, 32 bytes each). No recursion depends on the tree's depth; the
 /// segment tree recurses `log2(m / 16)` deep.
 ///
 /// # Example

@@ -60,8 +60,11 @@ impl Op {
     }
 }
 
-/// Aggregates of a tree node (correct for its gaps, its own `lazy` included) and the
-/// operation still pending for its children (or, at a leaf, for its bucket's slopes).
+/// Aggregates of a tree node (for its gaps, its own `lazy` included) and the operation
+/// still pending for its children (or, at a leaf, for its bucket's slopes). `sum` is
+/// exact; `mn` and `mx` are bounds (`mn <= ` every slope `<= mx`), exact after a pull
+/// and only widened by [`Slopes::prefix_add`]: every test on them is a bound test, and
+/// `mn == mx` still means one slope.
 #[derive(Clone, Copy)]
 struct Node {
     mn: f64,
@@ -84,12 +87,23 @@ struct CapWalk {
     s_arg: u32,
     /// A lower bound on the deferred nodes' minima (infinite if none).
     s_low: f64,
-    /// Nodes skipped whole (`node, l, r, g at the left end`) that may hold a new
-    /// suffix minimum: searched only when `S` must be exact.
-    deferred: Vec<(u32, u32, u32, f64)>,
+    /// Nodes skipped whole that may hold a new suffix minimum: searched only when a
+    /// test needs `S` below their bound.
+    deferred: Vec<Noted>,
     /// `f(v_k)`, and whether the cap binds at `k` (`f < g` there).
     f: f64,
     capped: bool,
+}
+
+/// A node the cap walk left alone that may hold a new suffix minimum.
+#[derive(Clone, Copy)]
+struct Noted {
+    node: u32,
+    l: u32,
+    r: u32,
+    /// `g` at its left end, and a lower bound on `g` over it.
+    left: f64,
+    lo: f64,
 }
 
 /// A node's slopes, as the cap walk sees them.
@@ -103,6 +117,27 @@ enum Kind {
     Mixed(f64, f64),
 }
 
+/// The lower of two values that are never NaN: one `minsd`, where `f64::min` also
+/// handles NaN (the tests on every node use it several times).
+#[inline(always)]
+fn fmin(a: f64, b: f64) -> f64 {
+    if a < b {
+        a
+    } else {
+        b
+    }
+}
+
+/// The higher of two values that are never NaN (see [`fmin`]).
+#[inline(always)]
+fn fmax(a: f64, b: f64) -> f64 {
+    if a > b {
+        a
+    } else {
+        b
+    }
+}
+
 /// Upper and lower bounds on `prefix` over a node whose ends are at `left` and `right`,
 /// of length `len`, with slopes in `[mn, mx]`: the envelopes of the lines of slope `mx`
 /// and `mn` through both ends.
@@ -113,10 +148,11 @@ fn bounds(left: f64, right: f64, mn: f64, mx: f64, len: f64) -> (f64, f64) {
     if mx <= 0.0 {
         return (left, right);
     }
-    // Highest point: left + mx t = right - mn (len - t); lowest: left + mn t = right - mx (len - t).
-    let t_hi = ((right - left - mn * len) / (mx - mn)).clamp(0.0, len);
-    let t_lo = ((left - right + mx * len) / (mx - mn)).clamp(0.0, len);
-    (left + mx * t_hi, left + mn * t_lo)
+    // Highest point: left + mx t = right - mn (len - t); lowest: left + mn t = right - mx
+    // (len - t), which is at `len - t_hi` (one division; the callers widen by far more
+    // than its rounding).
+    let t_hi = fmin(fmax((right - left - mn * len) / (mx - mn), 0.0), len);
+    (left + mx * t_hi, left + mn * (len - t_hi))
 }
 
 #[derive(Clone)]
@@ -126,10 +162,8 @@ pub(crate) struct Slopes<'a> {
     buckets: usize,
     slope: Vec<f64>,
     tree: Vec<Node>,
-    /// The cap walk's deferred nodes and [`Slopes::prefix_add`]'s path (kept to reuse
-    /// the allocations).
-    deferred: Vec<(u32, u32, u32, f64)>,
-    path: Vec<(usize, usize, usize)>,
+    /// The cap walk's deferred nodes (kept to reuse the allocation).
+    deferred: Vec<Noted>,
 }
 
 /// Children of `node` over buckets `l..r`, and the split point. Preorder layout, no
@@ -159,7 +193,6 @@ impl<'a> Slopes<'a> {
             slope: vec![0.0; gaps],
             tree: vec![zero; 2 * buckets - 1],
             deferred: Vec::new(),
-            path: Vec::new(),
         };
         s.fill_lens(0, 0, buckets);
         s
@@ -197,14 +230,27 @@ impl<'a> Slopes<'a> {
         t.lazy = op.after(t.lazy);
     }
 
-    #[inline]
+    /// Forced inline: the walk pushes every node it enters, and a call costs a third
+    /// of the push.
+    #[inline(always)]
     fn push(&mut self, node: usize, l: usize, r: usize) {
         let op = self.tree[node].lazy;
         if op.set || op.c != 0.0 {
-            let (a, b, _) = kids(node, l, r);
-            self.apply(a, op);
-            self.apply(b, op);
             self.tree[node].lazy = IDENTITY;
+            let (a, b, _) = kids(node, l, r);
+            // [`Slopes::apply`] on both children, the kind of `op` tested once.
+            let c = op.c;
+            for t in [a, b] {
+                let t = &mut self.tree[t];
+                if op.set {
+                    (t.mn, t.mx, t.sum, t.lazy) = (c, c, c * t.len, op);
+                } else {
+                    t.mn += c;
+                    t.mx += c;
+                    t.sum += c * t.len;
+                    t.lazy.c += c;
+                }
+            }
         }
     }
 
@@ -213,8 +259,8 @@ impl<'a> Slopes<'a> {
         let (a, b, _) = kids(node, l, r);
         let (x, y) = (self.tree[a], self.tree[b]);
         let t = &mut self.tree[node];
-        t.mn = x.mn.min(y.mn);
-        t.mx = x.mx.max(y.mx);
+        t.mn = fmin(x.mn, y.mn);
+        t.mx = fmax(x.mx, y.mx);
         t.sum = x.sum + y.sum;
     }
 
@@ -236,34 +282,45 @@ impl<'a> Slopes<'a> {
     }
 
     /// Adds `c` to the slopes of gaps `0..qr`: one iterative descent along the path to
-    /// `qr` (the common update: half of every `w |x - v|`), no pushes.
+    /// `qr` (the common update: half of every `w |x - v|`), no pushes but of assigns,
+    /// no way back up. Leaves the min/max slope of the partly covered nodes as bounds
+    /// (see the body), which is all the cap walk and the queries need.
     pub fn prefix_add(&mut self, qr: usize, c: f64) {
         if qr == 0 || c == 0.0 {
             return;
         }
         let op = Op { set: false, c };
-        // Partly covered internal nodes, to refresh bottom-up.
-        let mut stack = std::mem::take(&mut self.path);
-        stack.clear();
+        if qr >= self.gaps {
+            self.apply(0, op);
+            return;
+        }
+        // The node is partly covered: `gap(l) < qr < gap(r)`, and stays so below. Its
+        // sum moves by `c` times the covered length; its min/max slope are only
+        // widened (a valid bound, made exact again by the next pull), so no child is
+        // read on the way back.
         let (mut node, mut l, mut r) = (0, 0, self.buckets);
         loop {
-            let (gl, gr) = (self.gap(l), self.gap(r));
-            if qr >= gr {
-                self.apply(node, op);
-                break;
-            }
+            let gl = self.gap(l);
             if r - l == 1 {
-                self.update(node, l, r, gl, qr, op);
+                self.prefix_add_bucket(node, gl, self.gap(r), qr, c);
                 break;
             }
             if self.tree[node].lazy.set {
                 self.push(node, l, r);
             }
-            stack.push((node, l, r));
+            let covered = self.len(gl, qr);
+            let t = &mut self.tree[node];
+            t.sum += c * covered;
+            if c < 0.0 {
+                t.mn += c;
+            } else {
+                t.mx += c;
+            }
             let (a, b, mid) = kids(node, l, r);
-            if qr >= self.gap(mid) {
+            let gm = self.gap(mid);
+            if qr >= gm {
                 self.apply(a, op);
-                if qr == self.gap(mid) {
+                if qr == gm {
                     break;
                 }
                 (node, l) = (b, mid);
@@ -271,19 +328,32 @@ impl<'a> Slopes<'a> {
                 (node, r) = (a, mid);
             }
         }
-        for &(node, l, r) in stack.iter().rev() {
-            // The node's own pending add still applies on top of its children.
-            let lazy = self.tree[node].lazy;
-            self.pull(node, l, r);
-            if lazy.c != 0.0 {
-                let len = self.tree[node].len;
-                let t = &mut self.tree[node];
-                t.mn += lazy.c;
-                t.mx += lazy.c;
-                t.sum += lazy.c * len;
+    }
+
+    /// [`Slopes::prefix_add`] on a partly covered bucket: its pending operation, then
+    /// `c` on gaps `gl..qr`, and its aggregates, in one pass.
+    fn prefix_add_bucket(&mut self, node: usize, gl: usize, gr: usize, qr: usize, c: f64) {
+        let lazy = self.tree[node].lazy;
+        self.tree[node].lazy = IDENTITY;
+        let (mut mn, mut mx, mut sum) = (f64::INFINITY, f64::NEG_INFINITY, 0.0);
+        let bucket = &mut self.slope[gl..gr];
+        let vals = &self.vals[gl..=gr];
+        for (k, s) in bucket.iter_mut().enumerate() {
+            let mut v = lazy.slope(*s);
+            if gl + k < qr {
+                v += c;
             }
+            *s = v;
+            if v < mn {
+                mn = v;
+            }
+            if v > mx {
+                mx = v;
+            }
+            sum += v * (vals[k + 1] - vals[k]);
         }
-        self.path = stack;
+        let t = &mut self.tree[node];
+        (t.mn, t.mx, t.sum) = (mn, mx, sum);
     }
 
     /// Sets the slopes of gaps `ql..qr` to `c`.
@@ -472,23 +542,41 @@ impl<'a> Slopes<'a> {
                 // Every value is at least the right end's, so `S` stays.
                 Kind::Falling => left <= low,
                 // `S` may fall inside to `lo`, at the lowest.
-                Kind::Mixed(hi, lo) => hi <= low.min(gamma + lo),
+                Kind::Mixed(hi, lo) => hi <= fmin(low, gamma + lo),
             };
-            // The lowest `S` possible (the noted nodes at their lower bounds), then,
-            // if that fails, the exact `S` once the noted nodes are searched: only when
-            // it could pass (`S <= st.s`) or a leaf needs it.
-            let mut settled = untouched(gamma + st.s.min(st.s_low));
-            if !settled && !st.deferred.is_empty() && (r - l == 1 || untouched(gamma + st.s)) {
-                self.settle(st);
-                settled = untouched(gamma + st.s);
+            // The lowest `S` possible (the noted nodes at their lower bounds); if that
+            // fails, a leaf needs the exact `S` (all noted nodes searched), and another
+            // node, if it would pass at `st.s` (`S <= st.s`), has only the noted nodes
+            // whose bound is below the `S` it needs searched.
+            let mut settled = untouched(gamma + fmin(st.s, st.s_low));
+            if !settled && !st.deferred.is_empty() {
+                if r - l == 1 {
+                    self.settle(st);
+                    settled = untouched(gamma + st.s);
+                } else if untouched(gamma + st.s) {
+                    // The lowest `S` that passes.
+                    let need = match kind {
+                        Kind::Rising => right,
+                        Kind::Falling => left,
+                        Kind::Mixed(hi, _) => hi,
+                    } - gamma;
+                    self.settle_below(st, need);
+                    settled = untouched(gamma + fmin(st.s, st.s_low));
+                }
             }
             if settled {
                 match kind {
                     Kind::Rising if left < st.s => (st.s, st.s_arg) = (left, gl as u32),
                     Kind::Mixed(_, lo) if lo < st.s => {
                         // A new suffix minimum may lie inside: found only if needed.
-                        st.deferred.push((node as u32, l as u32, r as u32, left));
-                        st.s_low = st.s_low.min(lo);
+                        st.deferred.push(Noted {
+                            node: node as u32,
+                            l: l as u32,
+                            r: r as u32,
+                            left,
+                            lo,
+                        });
+                        st.s_low = fmin(st.s_low, lo);
                     }
                     _ => {}
                 }
@@ -540,20 +628,45 @@ impl<'a> Slopes<'a> {
     /// Makes `st.s` exact: the minimum of `g` over the deferred nodes joins it.
     #[inline(never)]
     fn settle(&self, st: &mut CapWalk) {
-        for &(node, l, r, left) in &st.deferred {
+        for e in &st.deferred {
             let mut best = (st.s, st.s_arg);
             self.min_in(
-                node as usize,
-                l as usize,
-                r as usize,
+                e.node as usize,
+                e.l as usize,
+                e.r as usize,
                 IDENTITY,
-                left,
+                e.left,
                 &mut best,
             );
             (st.s, st.s_arg) = best;
         }
         st.deferred.clear();
         st.s_low = f64::INFINITY;
+    }
+
+    /// Searches the noted nodes whose bound is below `need` (the others stay noted).
+    #[inline(never)]
+    fn settle_below(&self, st: &mut CapWalk, need: f64) {
+        let mut best = (st.s, st.s_arg);
+        let mut s_low = f64::INFINITY;
+        st.deferred.retain(|e| {
+            if e.lo < need {
+                self.min_in(
+                    e.node as usize,
+                    e.l as usize,
+                    e.r as usize,
+                    IDENTITY,
+                    e.left,
+                    &mut best,
+                );
+                false
+            } else {
+                s_low = fmin(s_low, e.lo);
+                true
+            }
+        });
+        (st.s, st.s_arg) = best;
+        st.s_low = s_low;
     }
 
     /// Lowers `best` to the minimum of `g` over the node's ranks, with a rank attaining
@@ -599,7 +712,9 @@ impl<'a> Slopes<'a> {
         self.min_in(a, l, mid, op, left, best);
     }
 
-    /// [`Slopes::cap_node`] on a leaf, gap by gap.
+    /// [`Slopes::cap_node`] on a leaf, gap by gap (forced inline into
+    /// [`Slopes::descend`], its one caller).
+    #[inline(always)]
     fn cap_bucket(
         &mut self,
         node: usize,
@@ -996,5 +1111,106 @@ mod tests {
             }
             g = f;
         }
+    }
+
+    /// Checks every tree node against the plain slopes under it: `mn` and `mx` bound
+    /// them (prefix adds only widen them), `sum` is their sum (`op`: the ancestors'
+    /// pending operation).
+    fn check_nodes(s: &Slopes<'_>, plain: &[f64], node: usize, l: usize, r: usize, op: super::Op) {
+        let t = &s.tree[node];
+        let (gl, gr) = (s.gap(l), s.gap(r));
+        let under = &plain[gl..gr];
+        let lowest = under.iter().fold(f64::INFINITY, |m, &p| m.min(p));
+        let highest = under.iter().fold(f64::NEG_INFINITY, |m, &p| m.max(p));
+        let sum: f64 = (gl..gr)
+            .map(|k| plain[k] * (s.vals[k + 1] - s.vals[k]))
+            .sum();
+        assert!(
+            op.slope(t.mn) <= lowest + 1e-9,
+            "node {node}: mn above the slopes"
+        );
+        assert!(
+            op.slope(t.mx) >= highest - 1e-9,
+            "node {node}: mx below the slopes"
+        );
+        assert!(
+            (op.sum(t.sum, t.len) - sum).abs() < 1e-9,
+            "node {node}: sum"
+        );
+        if r - l > 1 {
+            let (a, b, mid) = super::kids(node, l, r);
+            let op = op.after(t.lazy);
+            check_nodes(s, plain, a, l, mid, op);
+            check_nodes(s, plain, b, mid, r, op);
+        }
+    }
+
+    /// Prefix adds (which leave the partly covered nodes' min/max slope as bounds)
+    /// between caps and the other updates, against a plain array of slopes: the
+    /// aggregates stay valid, pieces and `f` stay exact, and a bound left wide still
+    /// means one slope when `mn == mx`.
+    #[test]
+    fn prefix_adds_keep_the_aggregates_valid() {
+        let mut state = 0x5851_f42d_4c95_7f2du64;
+        let mut next = move |bound: usize| {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            (state % bound as u64) as usize
+        };
+        // 100 gaps of length 1/100: several levels of buckets.
+        let vals: Vec<f64> = (0..=100).map(|k| k as f64 / 100.0).collect();
+        let gaps = vals.len() - 1;
+        let mut s = Slopes::new(&vals);
+        let mut plain = vec![0.0f64; gaps];
+        let mut out = Vec::new();
+        let mut widened = 0;
+        for step in 0..3000 {
+            let c = next(9) as f64 - 4.0;
+            let r = next(gaps + 1);
+            match step % 4 {
+                0 | 1 => {
+                    // The solver's `w |x - v|`, integer slopes keep sums exact.
+                    s.add_all(c.abs());
+                    s.prefix_add(r, -2.0 * c.abs());
+                    for (k, p) in plain.iter_mut().enumerate() {
+                        *p += if k < r { -c.abs() } else { c.abs() };
+                    }
+                }
+                2 => {
+                    s.prefix_add(r, c);
+                    plain[..r].iter_mut().for_each(|p| *p += c);
+                }
+                _ => {
+                    let gamma = next(4) as f64 / 8.0;
+                    let g: Vec<f64> = std::iter::once(0.0)
+                        .chain((0..gaps).scan(0.0, |acc, k| {
+                            *acc += plain[k] * (vals[k + 1] - vals[k]);
+                            Some(*acc)
+                        }))
+                        .collect();
+                    let (f, _) = plain_cap(&g, gamma);
+                    let f0 = s.cap(0.0, gamma, |_, _, _| {});
+                    for (k, &fk) in f.iter().enumerate() {
+                        assert!((f0 + s.prefix(k) - fk).abs() < 1e-9, "step {step} f({k})");
+                    }
+                    for k in 0..gaps {
+                        plain[k] = (f[k + 1] - f[k]) / (vals[k + 1] - vals[k]);
+                    }
+                }
+            }
+            check_nodes(&s, &plain, 0, 0, s.buckets, super::IDENTITY);
+            widened +=
+                usize::from(s.tree[0].mn < plain.iter().fold(f64::INFINITY, |m, &p| m.min(p)));
+            // Each piece's slope is the plain slope on every gap it covers.
+            s.pieces(&mut out);
+            for (j, &(k, slope)) in out.iter().enumerate() {
+                let end = out.get(j + 1).map_or(gaps, |p| p.0 as usize);
+                for (g, p) in plain.iter().enumerate().take(end).skip(k as usize) {
+                    assert!((p - slope).abs() < 1e-9, "step {step} gap {g} piece {k}");
+                }
+            }
+        }
+        assert!(widened > 100, "the prefix adds never left a bound wide");
     }
 }
