@@ -34,6 +34,12 @@ pub fn count_words(s: &str) -> usize {
     n
 }
 
+/// Whether `s` holds a word (`count_words(s) > 0`), stopping at the first word character.
+pub fn has_words(s: &str) -> bool {
+    s.bytes().any(|b| b < 0x80 && ASCII_WORD[b as usize])
+        || (!s.is_ascii() && s.chars().any(is_word_char))
+}
+
 /// `is_word_char` for the ASCII range.
 static ASCII_WORD: [bool; 128] = {
     let mut t = [false; 128];
@@ -59,6 +65,9 @@ mod tests {
         assert_eq!(count_words(""), 0);
         assert_eq!(count_words("日本語 テキスト"), 2);
         assert_eq!(count_words("a\u{e9}b c\u{2014}d_é"), 3);
+        for s in ["", " — ", "日本語", "…x", "-_-", "\u{2014}\u{e9}", "!?"] {
+            assert_eq!(has_words(s), count_words(s) > 0, "{s:?}");
+        }
     }
 
     #[test]
