@@ -30,8 +30,21 @@ pub fn count_words(s: &str) -> usize {
         };
         n += (w && !inside) as usize;
         inside = w;
+        if w {
+            // The rest of an ASCII word at once.
+            i += b[i..]
+                .iter()
+                .take_while(|&&x| is_ascii_word_byte(x))
+                .count();
+        }
     }
     n
+}
+
+/// Whether byte `b` is an ASCII word character (`false` for every non-ASCII byte).
+#[inline]
+pub fn is_ascii_word_byte(b: u8) -> bool {
+    b < 0x80 && ASCII_WORD[b as usize]
 }
 
 /// Whether `s` holds a word (`count_words(s) > 0`), stopping at the first word character.
