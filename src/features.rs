@@ -294,9 +294,12 @@ pub fn compute_with_layout(
             continue;
         }
         row_of[i] = (data.len() / COUNT) as u32;
-        data.resize(data.len() + COUNT, 0.0);
-        let start = data.len() - COUNT;
-        let row = &mut data[start..];
+        let start = data.len();
+        data.resize(start + COUNT, 0.0);
+        // A fixed-size row: its constant column indices are checked at compile time.
+        let row: &mut [f32; COUNT] = (&mut data[start..])
+            .try_into()
+            .expect("the row just pushed is COUNT long");
         let r = layout.rects[i];
         let c = &counts[i];
         row[f::MARGIN_LEFT] = clamp01(r.x / pw);
