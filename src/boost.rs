@@ -202,13 +202,13 @@ impl Forest {
         {
             let mut k = [0usize; LANES];
             for _ in 0..depth {
-                for j in 0..LANES {
-                    // SAFETY: k[j] < 2^level − 1 + 2^level ≤ splits = nodes.len() before the
+                for (j, kj) in k.iter_mut().enumerate() {
+                    // SAFETY: *kj < 2^level − 1 + 2^level ≤ splits = nodes.len() before the
                     // last level's step, and s.offset + j = column · LANES + j with
                     // column < row_len = width, so inside vals (width · LANES long).
-                    let s = unsafe { *nodes.get_unchecked(k[j]) };
+                    let s = unsafe { *nodes.get_unchecked(*kj) };
                     let v = unsafe { *vals.get_unchecked(s.offset as usize + j) };
-                    k[j] = 2 * k[j] + 1 + (v > s.threshold) as usize;
+                    *kj = 2 * *kj + 1 + (v > s.threshold) as usize;
                 }
             }
             for j in 0..LANES {
