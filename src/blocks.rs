@@ -18,7 +18,7 @@
 //! a C4.8 tree over the link density and word count of the previous, current and next block.
 
 use crate::dom::{Dom, Kind, Tag, NONE};
-use crate::text::is_word_char;
+use crate::text::{is_ascii_word_byte, is_word_char};
 
 /// Column at which block text is wrapped for [`Block::text_density`] (the paper's 80).
 pub const WRAP_COLUMNS: i64 = 80;
@@ -234,8 +234,19 @@ impl Acc {
     /// Feeds one text node; returns the number of words that start in it.
     fn feed(&mut self, text: &str, linked: bool) -> u32 {
         let mut started = 0;
-        for c in text.chars() {
-            if is_word_char(c) {
+        let b = text.as_bytes();
+        let mut i = 0;
+        while i < b.len() {
+            let (c, w) = if b[i] < 0x80 {
+                i += 1;
+                (b[i - 1] as char, is_ascii_word_byte(b[i - 1]))
+            } else {
+                // `i` is a char boundary: ASCII bytes and whole characters were stepped over.
+                let c = text[i..].chars().next().unwrap_or(' ');
+                i += c.len_utf8();
+                (c, is_word_char(c))
+            };
+            if w {
                 if !self.in_word {
                     self.in_word = true;
                     self.word_len = 0;
@@ -244,7 +255,13 @@ impl Acc {
                     self.words_since_stop += 1;
                     self.pending_stop = false;
                 }
-                self.word_len += 1;
+                // The rest of an ASCII word at once: only its length changes.
+                let k = i + b[i..]
+                    .iter()
+                    .take_while(|&&x| is_ascii_word_byte(x))
+                    .count();
+                self.word_len += 1 + (k - i) as u32;
+                i = k;
             } else {
                 self.gap(c);
             }

@@ -87,7 +87,9 @@ pub struct Forest {
 #[derive(Debug, Clone, Copy, PartialEq, Default)]
 struct Split {
     threshold: f32,
-    column: u32,
+    /// The split's value in a [`Forest::margins`] batch: `column · LANES`, to which a lane
+    /// adds its index.
+    offset: u32,
 }
 
 impl Forest {
@@ -125,7 +127,7 @@ impl Forest {
             .zip(&self.column)
             .map(|(&threshold, &c)| Split {
                 threshold,
-                column: c as u32,
+                offset: c as u32 * LANES as u32,
             })
             .collect();
         self.row_len = self
@@ -164,9 +166,14 @@ impl Forest {
     /// instead of waiting on one another (one descent is a chain of dependent loads). Short
     /// batches repeat their last row, so every loop has a constant trip count and unrolls.
     ///
+    /// The rows are first copied column by column into `scratch` (lane j of column c at
+    /// `c · LANES + j`): a lane's value is then one load at a constant distance from one base
+    /// pointer, where eight separate row pointers do not fit in the registers beside the eight
+    /// descents and were reloaded from the stack at every step.
+    ///
     /// # Complexity
-    /// O(trees · depth · LANES).
-    pub fn margins(&self, rows: &[&[f32]], out: &mut [f32]) {
+    /// O(trees · depth · LANES), plus O(columns · LANES) for the copy.
+    pub fn margins(&self, rows: &[&[f32]], out: &mut [f32], scratch: &mut Vec<f32>) {
         debug_assert!(!rows.is_empty() && rows.len() <= LANES && out.len() >= rows.len());
         let r = rows.len();
         // The one check that makes the unchecked reads below sound: every split reads inside
@@ -175,7 +182,16 @@ impl Forest {
             rows.iter().all(|row| row.len() >= self.row_len),
             "row too short"
         );
-        let rows: [&[f32]; LANES] = std::array::from_fn(|j| rows[j.min(r - 1)]);
+        let width = self.row_len;
+        scratch.resize(width * LANES, 0.0);
+        let vals = &mut scratch[..width * LANES];
+        for j in 0..LANES {
+            let row = &rows[j.min(r - 1)][..width];
+            for (c, &v) in row.iter().enumerate() {
+                vals[c * LANES + j] = v;
+            }
+        }
+        let vals = &vals[..];
         let depth = self.depth;
         let splits = (1usize << depth) - 1;
         let mut z = [self.base; LANES];
@@ -186,12 +202,13 @@ impl Forest {
         {
             let mut k = [0usize; LANES];
             for _ in 0..depth {
-                for j in 0..LANES {
-                    // SAFETY: k[j] < 2^level − 1 + 2^level ≤ splits = nodes.len() before the
-                    // last level's step, and s.column < row_len ≤ rows[j].len() (asserted).
-                    let s = unsafe { *nodes.get_unchecked(k[j]) };
-                    let v = unsafe { *rows[j].get_unchecked(s.column as usize) };
-                    k[j] = 2 * k[j] + 1 + (v > s.threshold) as usize;
+                for (j, kj) in k.iter_mut().enumerate() {
+                    // SAFETY: *kj < 2^level − 1 + 2^level ≤ splits = nodes.len() before the
+                    // last level's step, and s.offset + j = column · LANES + j with
+                    // column < row_len = width, so inside vals (width · LANES long).
+                    let s = unsafe { *nodes.get_unchecked(*kj) };
+                    let v = unsafe { *vals.get_unchecked(s.offset as usize + j) };
+                    *kj = 2 * *kj + 1 + (v > s.threshold) as usize;
                 }
             }
             for j in 0..LANES {

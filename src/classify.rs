@@ -177,12 +177,13 @@ impl Model {
             let mut out = vec![f32::NAN; matrix.len()];
             let idx: Vec<usize> = (0..matrix.len()).filter(|&i| scored[i]).collect();
             let mut z = [0f32; boost::LANES];
+            let mut scratch = Vec::new();
             for chunk in idx.chunks(boost::LANES) {
                 let mut rows: [&[f32]; boost::LANES] = [&[]; boost::LANES];
                 for (r, &i) in rows.iter_mut().zip(chunk) {
                     *r = matrix.row(i);
                 }
-                forest.margins(&rows[..chunk.len()], &mut z);
+                forest.margins(&rows[..chunk.len()], &mut z, &mut scratch);
                 for (&i, &zi) in chunk.iter().zip(&z) {
                     out[i] = sigmoid(zi as f64) as f32;
                 }

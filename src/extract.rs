@@ -76,6 +76,52 @@ impl Writer {
     }
 
     fn text(&mut self, s: &str, pre: bool) {
+        if pre {
+            self.pre_text(s);
+            return;
+        }
+        // Outside <pre> every printable character does the same (flush, push), and a flush
+        // clears what is pending, so a run of them is one flush and one copy.
+        let b = s.as_bytes();
+        let mut i = 0;
+        while i < b.len() {
+            let start = i;
+            let mut stop = None;
+            while i < b.len() {
+                if b[i] < 0x80 {
+                    if !(0x21..0x7f).contains(&b[i]) {
+                        stop = Some((b[i] as char, 1));
+                        break;
+                    }
+                    i += 1;
+                } else {
+                    // `i` is a char boundary: ASCII bytes and whole characters were stepped over.
+                    let c = s[i..].chars().next().unwrap_or(' ');
+                    if c.is_whitespace() || c.is_control() {
+                        stop = Some((c, c.len_utf8()));
+                        break;
+                    }
+                    i += c.len_utf8();
+                }
+            }
+            if i > start {
+                self.flush();
+                self.out.push_str(&s[start..i]);
+                self.line_empty = false;
+            }
+            if let Some((c, len)) = stop {
+                i += len;
+                // Stray control characters render as nothing.
+                if c.is_whitespace() {
+                    self.sep(Sep::Space);
+                }
+            }
+        }
+    }
+
+    /// [`Writer::text`] inside `<pre>`: spaces and line breaks are kept.
+    fn pre_text(&mut self, s: &str) {
+        let pre = true;
         for c in s.chars() {
             if pre && c == '\n' {
                 self.sep(Sep::Newline);

@@ -294,9 +294,12 @@ pub fn compute_with_layout(
             continue;
         }
         row_of[i] = (data.len() / COUNT) as u32;
-        data.resize(data.len() + COUNT, 0.0);
-        let start = data.len() - COUNT;
-        let row = &mut data[start..];
+        let start = data.len();
+        data.resize(start + COUNT, 0.0);
+        // A fixed-size row: its constant column indices are checked at compile time.
+        let row: &mut [f32; COUNT] = (&mut data[start..])
+            .try_into()
+            .expect("the row just pushed is COUNT long");
         let r = layout.rects[i];
         let c = &counts[i];
         row[f::MARGIN_LEFT] = clamp01(r.x / pw);
@@ -522,6 +525,16 @@ fn scan_text(s: &str, title: &TitleWords, c: &mut Counts) {
             }
             word_len += 1;
             h = fold_lower(h, ch);
+            // The rest of an ASCII word at once: letters, digits and `_` are neither space nor
+            // punctuation, so only the length, the hash and the characters change.
+            let mut k = i;
+            while k < b.len() && b[k] < 0x80 && ASCII_CLASS[b[k] as usize] & WORD != 0 {
+                h = (h ^ b[k].to_ascii_lowercase() as u64).wrapping_mul(FNV_PRIME);
+                k += 1;
+            }
+            word_len += (k - i) as u32;
+            c.chars += (k - i) as u32;
+            i = k;
         } else if in_word {
             c.word_chars += word_len;
             c.title_mask |= title.bit(h);
@@ -606,6 +619,7 @@ fn is_stop_hash(h: u64) -> bool {
 }
 
 const FNV_OFFSET: u64 = 0xcbf2_9ce4_8422_2325;
+const FNV_PRIME: u64 = 0x0100_0000_01b3;
 
 /// FNV-1a over the lowercase form of `ch`: words hash the same whatever their case.
 #[inline]
@@ -613,7 +627,7 @@ fn fold_lower(mut h: u64, ch: char) -> u64 {
     let mut push = |c: char| {
         let mut buf = [0u8; 4];
         for &b in c.encode_utf8(&mut buf).as_bytes() {
-            h = (h ^ b as u64).wrapping_mul(0x0100_0000_01b3);
+            h = (h ^ b as u64).wrapping_mul(FNV_PRIME);
         }
     };
     if ch.is_ascii() {

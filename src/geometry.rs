@@ -1089,7 +1089,10 @@ fn text_units(s: &str, collapse: bool) -> f32 {
     let mut in_ws = false;
     let mut any = false;
     let b = s.as_bytes();
-    for (k, &c) in b.iter().enumerate() {
+    let mut k = 0;
+    while k < b.len() {
+        let c = b[k];
+        k += 1;
         if c < 0x80 {
             if c.is_ascii_whitespace() {
                 if !collapse || !in_ws {
@@ -1097,7 +1100,13 @@ fn text_units(s: &str, collapse: bool) -> f32 {
                 }
                 in_ws = true;
             } else {
-                units += 1;
+                // The rest of a run of other ASCII bytes at once: a cell each.
+                let run = b[k..]
+                    .iter()
+                    .take_while(|&&x| x < 0x80 && !x.is_ascii_whitespace())
+                    .count();
+                k += run;
+                units += 1 + run as u32;
                 in_ws = false;
                 any = true;
             }
@@ -1105,7 +1114,7 @@ fn text_units(s: &str, collapse: bool) -> f32 {
             in_ws = false;
             any = true;
             let wide =
-                c >= 0xF0 || (c >= 0xE3) || (c == 0xE2 && b.get(k + 1).is_some_and(|&n| n >= 0xBA));
+                c >= 0xF0 || (c >= 0xE3) || (c == 0xE2 && b.get(k).is_some_and(|&n| n >= 0xBA));
             units += if wide { 2 } else { 1 };
         }
     }

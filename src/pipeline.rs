@@ -111,7 +111,7 @@ impl Analysis {
         let dom = &self.page.dom;
         let mask = self.content_mask();
         let (keep, text) = self.render_kept(|i| mask[i]);
-        if crate::text::count_words(&text) > 0 {
+        if crate::text::has_words(&text) {
             return (keep, text);
         }
         let y = &self.segmentation.y;
@@ -126,7 +126,7 @@ impl Analysis {
             .map(|i| y[i])
             .fold(f32::INFINITY, f32::min);
         let (keep, text) = self.render_kept(|i| y[i] <= lowest);
-        if crate::text::count_words(&text) > 0 {
+        if crate::text::has_words(&text) {
             return (keep, text);
         }
         let blocks = &self.features.blocks;

@@ -30,8 +30,27 @@ pub fn count_words(s: &str) -> usize {
         };
         n += (w && !inside) as usize;
         inside = w;
+        if w {
+            // The rest of an ASCII word at once.
+            i += b[i..]
+                .iter()
+                .take_while(|&&x| is_ascii_word_byte(x))
+                .count();
+        }
     }
     n
+}
+
+/// Whether byte `b` is an ASCII word character (`false` for every non-ASCII byte).
+#[inline]
+pub fn is_ascii_word_byte(b: u8) -> bool {
+    b < 0x80 && ASCII_WORD[b as usize]
+}
+
+/// Whether `s` holds a word (`count_words(s) > 0`), stopping at the first word character.
+pub fn has_words(s: &str) -> bool {
+    s.bytes().any(|b| b < 0x80 && ASCII_WORD[b as usize])
+        || (!s.is_ascii() && s.chars().any(is_word_char))
 }
 
 /// `is_word_char` for the ASCII range.
@@ -59,6 +78,9 @@ mod tests {
         assert_eq!(count_words(""), 0);
         assert_eq!(count_words("日本語 テキスト"), 2);
         assert_eq!(count_words("a\u{e9}b c\u{2014}d_é"), 3);
+        for s in ["", " — ", "日本語", "…x", "-_-", "\u{2014}\u{e9}", "!?"] {
+            assert_eq!(has_words(s), count_words(s) > 0, "{s:?}");
+        }
     }
 
     #[test]

@@ -499,6 +499,22 @@ impl Builder<'_> {
         }
     }
 
+    /// Makes `strings` the arena's attribute text, for [`Builder::push_attr_at`]; only before
+    /// any attribute is pushed.
+    pub(crate) fn adopt_strings(&mut self, strings: String) {
+        debug_assert!(self.dom.strings.is_empty());
+        self.dom.strings = strings;
+    }
+
+    /// Like [`Builder::push_attr`], for a name and value already in the arena's strings (at
+    /// these byte ranges, from [`Builder::adopt_strings`]): nothing is copied.
+    pub(crate) fn push_attr_at(&mut self, name: (u32, u32), value: (u32, u32)) {
+        self.dom.attrs.push(Attr { name, value });
+        if let Some(last) = self.dom.nodes.last_mut() {
+            last.data.1 = self.dom.attrs.len() as u32;
+        }
+    }
+
     /// Interns a non-static tag name for this document.
     pub(crate) fn intern(&mut self, name: &str) -> Tag {
         if let Some(t) = tag::lookup(name) {

@@ -257,11 +257,12 @@ impl<'a> Sink<'a> {
     }
 
     fn into_dom(self, source_len: usize) -> Dom {
-        let b = self.b.into_inner();
+        let mut b = self.b.into_inner();
         let mut out = Builder::default();
         out.dom.nodes.reserve(b.nodes.len());
         out.last_child.reserve(b.nodes.len());
-        out.dom.strings.reserve(b.strings.len());
+        // The attributes' text moves over whole; their ranges stay valid.
+        out.adopt_strings(std::mem::take(&mut b.strings));
         let mut explicit = Vec::with_capacity(b.nodes.len());
         // Iterative preorder walk from the document; template contents and removed nodes
         // are not reachable and are dropped.
@@ -286,10 +287,7 @@ impl<'a> Sink<'a> {
                 node.tag = tag;
                 node.foreign = n.foreign;
                 for &(k, v) in &b.attrs[n.attrs.0 as usize..n.attrs.1 as usize] {
-                    out.push_attr(
-                        &b.strings[k.0 as usize..k.1 as usize],
-                        &b.strings[v.0 as usize..v.1 as usize],
-                    );
+                    out.push_attr_at(k, v);
                 }
             }
             out.node_mut(new).span = n.span;

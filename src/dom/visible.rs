@@ -175,25 +175,20 @@ pub fn hidden_element(dom: &Dom, i: usize, tag: Tag) -> bool {
         return true;
     }
     let dialog = tag == Tag::DIALOG && !dom.node(i).foreign;
-    // Tab panels not selected are one click away and belong to what the page says.
-    if dom
-        .attrs(i)
-        .any(|(k, v)| k == "role" && v.trim().eq_ignore_ascii_case("tabpanel"))
-    {
-        return false;
-    }
-    let mut open = false;
+    // One pass over the attributes; a tab panel is never hidden, whatever else it says.
+    let (mut open, mut hides) = (false, false);
     for (k, v) in dom.attrs(i) {
         match k {
-            "hidden" => return true,
+            // Tab panels not selected are one click away and belong to what the page says.
+            "role" if v.trim().eq_ignore_ascii_case("tabpanel") => return false,
+            "hidden" => hides = true,
             "open" => open = true,
-            "aria-modal" if v.trim().eq_ignore_ascii_case("true") => return true,
-            "aria-hidden" if v.trim().eq_ignore_ascii_case("true") => return true,
-            "style" if style_hides(v) => return true,
+            "aria-modal" | "aria-hidden" if !hides => hides = v.trim().eq_ignore_ascii_case("true"),
+            "style" if !hides => hides = style_hides(v),
             _ => {}
         }
     }
-    dialog && !open
+    hides || (dialog && !open)
 }
 
 /// Inline style `display:none` or `visibility:hidden` (any spacing and case).
