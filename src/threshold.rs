@@ -108,7 +108,12 @@ impl PageSummary {
         }
         let share = |v: f64| if total > 0.0 { (v / total) as f32 } else { 0.0 };
         let root = pf.counts.first().copied().unwrap_or_default();
-        let root_row = pf.matrix.row(0);
+        // The document node has no feature row (only elements do); its root element holds
+        // every visible word, so that element's shares are the page's.
+        let root_row = dom
+            .children(0)
+            .find(|&c| dom.node(c).kind == Kind::Element)
+            .map_or(pf.matrix.row(0), |e| pf.matrix.row(e));
         PageSummary {
             content_share: share(content),
             ambiguous_share: share(ambiguous),

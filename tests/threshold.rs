@@ -89,6 +89,19 @@ fn summaries_of_a_hand_worked_page() {
 }
 
 #[test]
+fn the_block_content_share_is_the_pages() {
+    // A page of one long paragraph: boilerpipe calls its block content, so the page's share is
+    // above 0 (the document node has no feature row of its own to read it from).
+    let words = "word ".repeat(80);
+    let p = page(&format!("<html><body><p>{words}.</p></body></html>"));
+    let pf = features::compute(&p.dom, None, &FeatureOptions::default());
+    let share = pagelevel::blocks::content_share(&p.dom, &pf.blocks, &pf.block_content)[0];
+    assert!(share > 0.5, "{share}");
+    let s = PageSummary::of(&p.dom, &pf, &vec![f32::NAN; p.dom.len()]);
+    assert!((s.block_content_share - share).abs() < EPS, "{s:?}");
+}
+
+#[test]
 fn fit_splits_where_two_groups_want_different_thresholds() {
     // Grid 0.3/0.5/0.7. Pages with x0 = 0.1, 0.2 do best at 0.3, pages with x0 = 0.8, 0.9
     // at 0.7; together 0.5 is best (sums 1.4, 1.6, 1.4: mean 0.8). Split at the midpoint
