@@ -18,7 +18,7 @@
 //! a C4.8 tree over the link density and word count of the previous, current and next block.
 
 use crate::dom::{Dom, Kind, Tag, NONE};
-use crate::text::{is_ascii_word_byte, is_word_char};
+use crate::text::{ascii_word_run, char_at, is_ascii_word_byte, is_word_char};
 
 /// Column at which block text is wrapped for [`Block::text_density`] (the paper's 80).
 pub const WRAP_COLUMNS: i64 = 80;
@@ -237,14 +237,12 @@ impl Acc {
         let b = text.as_bytes();
         let mut i = 0;
         while i < b.len() {
-            let (c, w) = if b[i] < 0x80 {
-                i += 1;
-                (b[i - 1] as char, is_ascii_word_byte(b[i - 1]))
+            let (c, len) = char_at(text, i);
+            i += len;
+            let w = if len == 1 {
+                is_ascii_word_byte(c as u8)
             } else {
-                // `i` is a char boundary: ASCII bytes and whole characters were stepped over.
-                let c = text[i..].chars().next().unwrap_or(' ');
-                i += c.len_utf8();
-                (c, is_word_char(c))
+                is_word_char(c)
             };
             if w {
                 if !self.in_word {
@@ -256,12 +254,9 @@ impl Acc {
                     self.pending_stop = false;
                 }
                 // The rest of an ASCII word at once: only its length changes.
-                let k = i + b[i..]
-                    .iter()
-                    .take_while(|&&x| is_ascii_word_byte(x))
-                    .count();
-                self.word_len += 1 + (k - i) as u32;
-                i = k;
+                let run = ascii_word_run(b, i);
+                self.word_len += 1 + run as u32;
+                i += run;
             } else {
                 self.gap(c);
             }

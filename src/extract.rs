@@ -88,21 +88,17 @@ impl Writer {
             let start = i;
             let mut stop = None;
             while i < b.len() {
-                if b[i] < 0x80 {
-                    if !(0x21..0x7f).contains(&b[i]) {
-                        stop = Some((b[i] as char, 1));
-                        break;
-                    }
-                    i += 1;
+                let (c, len) = crate::text::char_at(s, i);
+                let printable = if len == 1 {
+                    (0x21..0x7f).contains(&(c as u8))
                 } else {
-                    // `i` is a char boundary: ASCII bytes and whole characters were stepped over.
-                    let c = s[i..].chars().next().unwrap_or(' ');
-                    if c.is_whitespace() || c.is_control() {
-                        stop = Some((c, c.len_utf8()));
-                        break;
-                    }
-                    i += c.len_utf8();
+                    !(c.is_whitespace() || c.is_control())
+                };
+                if !printable {
+                    stop = Some((c, len));
+                    break;
                 }
+                i += len;
             }
             if i > start {
                 self.flush();
@@ -121,11 +117,10 @@ impl Writer {
 
     /// [`Writer::text`] inside `<pre>`: spaces and line breaks are kept.
     fn pre_text(&mut self, s: &str) {
-        let pre = true;
         for c in s.chars() {
-            if pre && c == '\n' {
+            if c == '\n' {
                 self.sep(Sep::Newline);
-            } else if pre && (c == ' ' || c == '\t') {
+            } else if c == ' ' || c == '\t' {
                 // Kept literally (indentation), but a line of only spaces stays empty.
                 self.flush();
                 self.out.push(c);

@@ -506,14 +506,12 @@ fn scan_text(s: &str, title: &TitleWords, c: &mut Counts) {
     let mut word_len = 0u32;
     let mut h = FNV_OFFSET;
     while i < b.len() {
-        let (class, ch) = if b[i] < 0x80 {
-            i += 1;
-            (ASCII_CLASS[b[i - 1] as usize], b[i - 1] as char)
+        let (ch, len) = crate::text::char_at(s, i);
+        i += len;
+        let class = if len == 1 {
+            ASCII_CLASS[ch as usize]
         } else {
-            // `i` is a char boundary: ASCII bytes and whole characters were stepped over.
-            let ch = s[i..].chars().next().unwrap_or(' ');
-            i += ch.len_utf8();
-            (class_of(ch), ch)
+            class_of(ch)
         };
         let is_w = class & WORD != 0;
         if is_w {

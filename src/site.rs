@@ -131,6 +131,12 @@ pub fn unwrap_wayback(url: &str) -> String {
     url.to_owned()
 }
 
+/// The site of a page URL: its registrable domain (public suffix list), looking through Wayback
+/// Machine captures; `None` for a URL without a web host.
+pub fn site_of_url(url: &str) -> Option<String> {
+    crate::url::site_of(&unwrap_wayback(url))
+}
+
 /// The site a manifest entry belongs to: its `site` key if non-empty; else the registrable
 /// domain (public suffix list) of its URL, looking through Wayback Machine captures; else the
 /// folder its HTML path is in (`"."` for none).
@@ -143,11 +149,7 @@ pub fn site_key(entry: &Entry) -> String {
     {
         return s.to_owned();
     }
-    if let Some(d) = entry
-        .url
-        .as_deref()
-        .and_then(|u| crate::url::site_of(&unwrap_wayback(u)))
-    {
+    if let Some(d) = entry.url.as_deref().and_then(site_of_url) {
         return d;
     }
     match Path::new(&entry.html).parent() {
@@ -156,29 +158,38 @@ pub fn site_key(entry: &Entry) -> String {
     }
 }
 
+/// Groups `(key, item)` pairs by key: keys in order of their first item, items in input order.
+/// O(n) expected (one hash look-up per item).
+pub fn group_in_order<T>(items: impl IntoIterator<Item = (String, T)>) -> Vec<(String, Vec<T>)> {
+    let mut groups: Vec<(String, Vec<T>)> = Vec::new();
+    let mut index = std::collections::HashMap::new();
+    for (key, item) in items {
+        let g = *index.entry(key.clone()).or_insert_with(|| {
+            groups.push((key, Vec::new()));
+            groups.len() - 1
+        });
+        groups[g].1.push(item);
+    }
+    groups
+}
+
 /// Groups a manifest's pages by [`site_key`]; sites in order of their first page, pages in
 /// manifest order.
 pub fn group_manifest(manifest: &Manifest) -> Vec<SiteGroup> {
-    let mut groups: Vec<SiteGroup> = Vec::new();
-    let mut index = std::collections::HashMap::new();
-    for e in &manifest.entries {
-        let key = site_key(e);
-        let g = *index.entry(key.clone()).or_insert_with(|| {
-            groups.push(SiteGroup {
-                name: key,
-                pages: Vec::new(),
-            });
-            groups.len() - 1
-        });
-        groups[g].pages.push(SitePage {
+    let pages = manifest.entries.iter().map(|e| {
+        let page = SitePage {
             path: e.html.clone(),
             id: e.id.clone(),
             file: manifest.html_path(e),
             url: e.url.clone(),
             gold: manifest.gold_path(e),
-        });
-    }
-    groups
+        };
+        (site_key(e), page)
+    });
+    group_in_order(pages)
+        .into_iter()
+        .map(|(name, pages)| SiteGroup { name, pages })
+        .collect()
 }
 
 /// Whether a file name looks like a page: `.html`, `.htm`, `.xhtml`, optionally `.gz`.

@@ -19,26 +19,44 @@ pub fn count_words(s: &str) -> usize {
     let b = s.as_bytes();
     let (mut n, mut inside, mut i) = (0, false, 0);
     while i < b.len() {
-        let w = if b[i] < 0x80 {
-            i += 1;
-            ASCII_WORD[b[i - 1] as usize]
+        let (c, len) = char_at(s, i);
+        i += len;
+        let w = if len == 1 {
+            ASCII_WORD[c as usize]
         } else {
-            // `i` is a char boundary: ASCII bytes and whole characters were stepped over.
-            let c = s[i..].chars().next().unwrap_or('\0');
-            i += c.len_utf8();
             is_word_char(c)
         };
         n += (w && !inside) as usize;
         inside = w;
         if w {
             // The rest of an ASCII word at once.
-            i += b[i..]
-                .iter()
-                .take_while(|&&x| is_ascii_word_byte(x))
-                .count();
+            i += ascii_word_run(b, i);
         }
     }
     n
+}
+
+/// The character that starts at byte `i` of `s` and its length in bytes; ASCII without
+/// decoding. `i` must be a char boundary below `s.len()` (loops that step over whole
+/// characters and ASCII runs only ever stop on one).
+#[inline]
+pub fn char_at(s: &str, i: usize) -> (char, usize) {
+    let b = s.as_bytes()[i];
+    if b < 0x80 {
+        (b as char, 1)
+    } else {
+        let c = s[i..].chars().next().unwrap_or(char::REPLACEMENT_CHARACTER);
+        (c, c.len_utf8())
+    }
+}
+
+/// Length in bytes of the run of ASCII word characters that starts at byte `i` of `b`.
+#[inline]
+pub fn ascii_word_run(b: &[u8], i: usize) -> usize {
+    b[i..]
+        .iter()
+        .take_while(|&&x| is_ascii_word_byte(x))
+        .count()
 }
 
 /// Whether byte `b` is an ASCII word character (`false` for every non-ASCII byte).

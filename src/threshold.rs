@@ -292,15 +292,21 @@ impl Default for FitParams {
     }
 }
 
-/// The grid index a set of pages does best with: the largest weighted F1 sum, ties to the
-/// threshold nearest the default 0.5 (then the lower). O(grid).
-fn best_index(grid: &[f32], sums: &[f64]) -> (usize, f64) {
+/// The grid's indices by distance of their threshold from the default 0.5 (then by index):
+/// the order in which [`best_index`] breaks ties.
+fn tie_order(grid: &[f32]) -> Vec<usize> {
     let mut order: Vec<usize> = (0..grid.len()).collect();
     order.sort_by(|&a, &b| {
         let da = (grid[a] - crate::segment::DEFAULT_THRESHOLD).abs();
         let db = (grid[b] - crate::segment::DEFAULT_THRESHOLD).abs();
         da.total_cmp(&db).then(a.cmp(&b))
     });
+    order
+}
+
+/// The grid index a set of pages does best with: the largest weighted F1 sum, ties to the
+/// first in `order` ([`tie_order`]). O(grid).
+fn best_index(order: &[usize], sums: &[f64]) -> (usize, f64) {
     let mut best = (order[0], sums[order[0]]);
     for &j in &order[1..] {
         if sums[j] > best.1 + 1e-12 {
@@ -337,6 +343,7 @@ pub fn fit(
         ));
     }
     let g = grid.len();
+    let order = tie_order(grid);
     let total: f64 = pages
         .iter()
         .map(|p| p.weight)
@@ -358,7 +365,7 @@ pub fn fit(
     work.push_back((0, (0..pages.len()).collect(), 0));
     while let Some((k, idx, depth)) = work.pop_front() {
         let sums = sums_of(&idx);
-        let (leaf, leaf_value) = best_index(grid, &sums);
+        let (leaf, leaf_value) = best_index(&order, &sums);
         nodes[k] = Node::Leaf {
             threshold: grid[leaf],
         };
@@ -385,7 +392,7 @@ pub fn fit(
                     continue;
                 }
                 let right: Vec<f64> = sums.iter().zip(&left).map(|(s, l)| s - l).collect();
-                let gain = best_index(grid, &left).1 + best_index(grid, &right).1 - leaf_value;
+                let gain = best_index(&order, &left).1 + best_index(&order, &right).1 - leaf_value;
                 if gain >= params.min_gain && best.is_none_or(|b| gain > b.0 + 1e-12) {
                     best = Some((gain, feat, lo + (hi - lo) / 2.0));
                 }

@@ -542,14 +542,7 @@ pub fn fold_threshold_rows(
             let page = Page::from_path(&r.root.join(&r.entry.html), r.entry.url.as_deref(), limits)
                 .ok()?;
             let mut a = analyze(page, &model, opts);
-            let row = ThresholdRow {
-                summary: PageSummary::of(&a.page.dom, &a.features, &a.segmentation.y),
-                f1: grid
-                    .iter()
-                    .map(|&t| word_prf(&text_at(&mut a, &model, opts, t), &gold).f1)
-                    .collect(),
-            };
-            Some((i, row))
+            Some((i, threshold_row(&mut a, &model, opts, grid, &gold)))
         })
         .collect();
     rows.sort_by_key(|p| p.0);
@@ -594,13 +587,8 @@ pub fn cross_validate_with(
                         .ok()?;
                 let mut a = analyze(page, &model, first);
                 let mut prfs = vec![word_prf(&a.main_text(), &gold)];
-                let row = (!grid.is_empty()).then(|| ThresholdRow {
-                    summary: PageSummary::of(&a.page.dom, &a.features, &a.segmentation.y),
-                    f1: grid
-                        .iter()
-                        .map(|&t| word_prf(&text_at(&mut a, &model, first, t), &gold).f1)
-                        .collect(),
-                });
+                let row =
+                    (!grid.is_empty()).then(|| threshold_row(&mut a, &model, first, grid, &gold));
                 for o in &opts[1..] {
                     a.segmentation = segment(&a.page.dom, &a.features, &model, &o.segment);
                     prfs.push(word_prf(&a.main_text(), &gold));
@@ -624,28 +612,40 @@ pub fn cross_validate_with(
     Ok((out, rows))
 }
 
-/// The main text of an analysed page at threshold `t` instead of its own (its segmentation
-/// is restored after). For Smooth and Basic a node is template exactly when y ≥ t, so the
-/// flags are re-derived from y (O(n)); the structured variants decode with the threshold, so
-/// they segment again.
-fn text_at(a: &mut Analysis, model: &Model, opts: &Options, t: f32) -> String {
+/// An analysed page's [`ThresholdRow`]: its summaries and its word-F1 against `gold` at each
+/// threshold of `grid` instead of its own (its segmentation is restored after). For Smooth and
+/// Basic a node is template exactly when y ≥ t, so the flags are re-derived from y (O(n) a
+/// threshold); the structured variants decode with the threshold, so they segment again.
+fn threshold_row(
+    a: &mut Analysis,
+    model: &Model,
+    opts: &Options,
+    grid: &[f32],
+    gold: &str,
+) -> ThresholdRow {
+    let summary = PageSummary::of(&a.page.dom, &a.features, &a.segmentation.y);
     let saved = a.segmentation.clone();
-    match opts.segment.variant {
-        Variant::Smooth | Variant::Basic => {
-            let seg = &mut a.segmentation;
-            for (flag, &y) in seg.template.iter_mut().zip(&seg.y) {
-                *flag = !y.is_nan() && y >= t;
+    let f1 = grid
+        .iter()
+        .map(|&t| {
+            match opts.segment.variant {
+                Variant::Smooth | Variant::Basic => {
+                    let seg = &mut a.segmentation;
+                    for (flag, &y) in seg.template.iter_mut().zip(&seg.y) {
+                        *flag = !y.is_nan() && y >= t;
+                    }
+                    seg.threshold = t;
+                }
+                _ => {
+                    let mut o = opts.segment;
+                    o.threshold = t;
+                    o.learned_threshold = false;
+                    a.segmentation = segment(&a.page.dom, &a.features, model, &o);
+                }
             }
-            seg.threshold = t;
-        }
-        _ => {
-            let mut o = opts.segment;
-            o.threshold = t;
-            o.learned_threshold = false;
-            a.segmentation = segment(&a.page.dom, &a.features, model, &o);
-        }
-    }
-    let text = a.main_text();
+            word_prf(&a.main_text(), gold).f1
+        })
+        .collect();
     a.segmentation = saved;
-    text
+    ThresholdRow { summary, f1 }
 }

@@ -56,6 +56,25 @@ fn gzip(bytes: &[u8]) -> Vec<u8> {
     e.finish().unwrap()
 }
 
+/// An HTML response record.
+fn html_response(id: &str, uri: &str, html: &str) -> Vec<u8> {
+    record(
+        "response",
+        id,
+        uri,
+        &http("Content-Type: text/html\r\n", html.as_bytes()),
+    )
+}
+
+/// Writes `records` as a .warc.gz file, one gzip member per record.
+fn write_gzip_warc(path: &Path, records: &[Vec<u8>]) {
+    std::fs::write(
+        path,
+        records.iter().flat_map(|r| gzip(r)).collect::<Vec<u8>>(),
+    )
+    .unwrap();
+}
+
 /// A page with enough text that its article is main content.
 fn article(title: &str, word: &str) -> String {
     let para: String = (0..40).map(|k| format!("{word}{k} ")).collect();
@@ -470,11 +489,7 @@ fn segment_and_dedup_read_warc() {
         ),
     ];
     let warc = dir.join("dup.warc.gz");
-    std::fs::write(
-        &warc,
-        recs.iter().flat_map(|r| gzip(r)).collect::<Vec<u8>>(),
-    )
-    .unwrap();
+    write_gzip_warc(&warc, &recs);
     let out = bin().arg("dedup").arg(&warc).output().unwrap();
     assert!(
         out.status.success(),
@@ -616,12 +631,7 @@ fn sitelevel_groups_warc_records_by_site_like_a_site_folder() {
             std::fs::write(dir.join(format!("sites/{site}/p{k}.html")), &html).unwrap();
             let uri = format!("https://www.{site}.example/p{k}");
             let id = format!("00000000-0000-0000-0000-0000000{s}{k:04}");
-            records.push(record(
-                "response",
-                &id,
-                &uri,
-                &http("Content-Type: text/html\r\n", html.as_bytes()),
-            ));
+            records.push(html_response(&id, &uri, &html));
             if s == 0 && k == 2 {
                 // A bad record inside the first site's run.
                 records.push(record(
@@ -634,11 +644,7 @@ fn sitelevel_groups_warc_records_by_site_like_a_site_folder() {
         }
     }
     let warc = dir.join("sites.warc.gz");
-    std::fs::write(
-        &warc,
-        records.iter().flat_map(|r| gzip(r)).collect::<Vec<u8>>(),
-    )
-    .unwrap();
+    write_gzip_warc(&warc, &records);
 
     let out = bin()
         .args(["sitelevel", "--extract", "--warc"])
@@ -733,20 +739,15 @@ fn sitelevel_gathers_a_site_from_interleaved_records() {
             let html = site_page(site, k);
             std::fs::write(dir.join(format!("sites/{site}/p{k}.html")), &html).unwrap();
             let id = format!("00000000-0000-0000-0000-0000000{s}{k:04}");
-            records.push(record(
-                "response",
+            records.push(html_response(
                 &id,
                 &format!("https://www.{site}.example/p{k}"),
-                &http("Content-Type: text/html\r\n", html.as_bytes()),
+                &html,
             ));
         }
     }
     let warc = dir.join("interleaved.warc.gz");
-    std::fs::write(
-        &warc,
-        records.iter().flat_map(|r| gzip(r)).collect::<Vec<u8>>(),
-    )
-    .unwrap();
+    write_gzip_warc(&warc, &records);
 
     let out = bin()
         .args(["sitelevel", "--extract", "--warc"])
@@ -807,20 +808,15 @@ fn dedup_sitelevel_mode_reads_sites_from_warc_uris() {
                 "<html><body><nav>{site} {template}</nav><article><p>{story}</p></article>\
                  <footer>{template} {site}</footer></body></html>"
             );
-            records.push(record(
-                "response",
+            records.push(html_response(
                 &format!("00000000-0000-0000-0000-0000000{s}{k:04}"),
                 &format!("https://www.{site}.example/p{k}"),
-                &http("Content-Type: text/html\r\n", html.as_bytes()),
+                &html,
             ));
         }
     }
     let warc = dir.join("sites.warc.gz");
-    std::fs::write(
-        &warc,
-        records.iter().flat_map(|r| gzip(r)).collect::<Vec<u8>>(),
-    )
-    .unwrap();
+    write_gzip_warc(&warc, &records);
     let run = |mode: &str| {
         let out = bin()
             .args(["dedup", "--mode", mode])

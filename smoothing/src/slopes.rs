@@ -834,6 +834,16 @@ impl<'a> Slopes<'a> {
 mod tests {
     use super::Slopes;
 
+    /// A deterministic xorshift stream: each call gives a value in `0..bound`.
+    fn xorshift(mut state: u64) -> impl FnMut(usize) -> usize {
+        move |bound| {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            (state % bound as u64) as usize
+        }
+    }
+
     fn close(a: f64, b: f64) -> bool {
         (a - b).abs() < 1e-12
     }
@@ -974,13 +984,7 @@ mod tests {
     /// against the cap of the plain values.
     #[test]
     fn matches_a_plain_array_of_slopes() {
-        let mut state = 0x9e37_79b9_7f4a_7c15u64;
-        let mut next = move |bound: usize| {
-            state ^= state << 13;
-            state ^= state >> 7;
-            state ^= state << 17;
-            (state % bound as u64) as usize
-        };
+        let mut next = xorshift(0x9e37_79b9_7f4a_7c15u64);
         let mut vals = vec![0.0];
         for _ in 0..77 {
             let last = *vals.last().unwrap();
@@ -1061,13 +1065,7 @@ mod tests {
     /// creeps in, so values are compared within a tolerance).
     #[test]
     fn repeated_caps_match_plain_values() {
-        let mut state = 0x2545_f491_4f6c_dd1du64;
-        let mut next = move |bound: usize| {
-            state ^= state << 13;
-            state ^= state >> 7;
-            state ^= state << 17;
-            (state % bound as u64) as usize
-        };
+        let mut next = xorshift(0x2545_f491_4f6c_dd1du64);
         let vals: Vec<f64> = (0..=200).map(|k| (k as f64 / 200.0).powi(2)).collect();
         let gaps = vals.len() - 1;
         let mut s = Slopes::new(&vals);
@@ -1151,13 +1149,7 @@ mod tests {
     /// means one slope when `mn == mx`.
     #[test]
     fn prefix_adds_keep_the_aggregates_valid() {
-        let mut state = 0x5851_f42d_4c95_7f2du64;
-        let mut next = move |bound: usize| {
-            state ^= state << 13;
-            state ^= state >> 7;
-            state ^= state << 17;
-            (state % bound as u64) as usize
-        };
+        let mut next = xorshift(0x5851_f42d_4c95_7f2du64);
         // 100 gaps of length 1/100: several levels of buckets.
         let vals: Vec<f64> = (0..=100).map(|k| k as f64 / 100.0).collect();
         let gaps = vals.len() - 1;

@@ -184,21 +184,10 @@ fn inputs(args: &Args) -> anyhow::Result<Inputs> {
     // gathered from anywhere in the input as `sitelevel --warc` does. Files without a URL have
     // none, and SiteLevel mode refuses them.
     let sites = pages.iter().all(|p| p.url.is_some()).then(|| {
-        let mut sites: Vec<(String, Vec<usize>)> = Vec::new();
-        let mut index: HashMap<String, usize> = HashMap::new();
-        for (i, p) in pages.iter().enumerate() {
-            let name = p
-                .url
-                .as_deref()
-                .and_then(|u| pagelevel::url::site_of(&site::unwrap_wayback(u)))
-                .unwrap_or_else(|| ".".to_owned());
-            let g = *index.entry(name.clone()).or_insert_with(|| {
-                sites.push((name, Vec::new()));
-                sites.len() - 1
-            });
-            sites[g].1.push(i);
-        }
-        sites
+        site::group_in_order(pages.iter().enumerate().map(|(i, p)| {
+            let name = p.url.as_deref().and_then(site::site_of_url);
+            (name.unwrap_or_else(|| ".".to_owned()), i)
+        }))
     });
     Ok(Inputs {
         pages,
@@ -215,11 +204,12 @@ struct Ctx {
 }
 
 impl Ctx {
-    fn load(&self, p: &SitePage, offset: Option<u64>) -> anyhow::Result<Page> {
-        Ok(match offset {
-            Some(o) => pagelevel::warc::page_at(&p.file, o, &self.limits)?,
-            None => Page::from_path(&p.file, p.url.as_deref(), &self.limits)?,
-        })
+    /// A page from its WARC record (at `offset`) or its file.
+    fn load(&self, p: &SitePage, offset: Option<u64>) -> pagelevel::Result<Page> {
+        match offset {
+            Some(o) => pagelevel::warc::page_at(&p.file, o, &self.limits),
+            None => Page::from_path(&p.file, p.url.as_deref(), &self.limits),
+        }
     }
 
     /// The full text and, if asked, the PageLevel text, from one parse.
@@ -269,10 +259,7 @@ fn sitelevel_texts(ctx: &Ctx, inputs: &Inputs) -> anyhow::Result<Vec<Text>> {
             site::run_site_with(
                 &group,
                 &options,
-                |k, p| match inputs.offsets[idx[k]] {
-                    Some(o) => pagelevel::warc::page_at(&p.file, o, &ctx.limits),
-                    None => Page::from_path(&p.file, p.url.as_deref(), &ctx.limits),
-                },
+                |k, p| ctx.load(p, inputs.offsets[idx[k]]),
                 |_, page, labels| site::extract_text(&page.dom, labels),
                 |_, outcome| {
                     let i = idx[k];

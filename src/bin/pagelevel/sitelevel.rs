@@ -278,8 +278,7 @@ fn warc_runs(
     let reader = pagelevel::warc::WarcReader::open(path, limits)
         .with_context(|| format!("{}: cannot read", path.display()))?;
     let shown = path.to_string_lossy().into_owned();
-    let site_of =
-        |uri: Option<&str>| uri.and_then(|u| pagelevel::url::site_of(&site::unwrap_wayback(u)));
+    let site_of = |uri: Option<&str>| uri.and_then(site::site_of_url);
     let mut runs: Vec<WarcRun> = Vec::new();
     let mut index: std::collections::HashMap<String, usize> = std::collections::HashMap::new();
     // The run of the record before (where a bad record without a URI goes).

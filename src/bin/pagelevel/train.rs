@@ -297,6 +297,16 @@ fn cv_columns(args: &Args) -> Vec<(String, Options)> {
     out
 }
 
+/// The table rows a page counts in: its set, and for wcxb-dev also its page type.
+fn groups_of(r: &PageRecord) -> impl Iterator<Item = String> {
+    let set = set_of(r);
+    let page_type = match (set == "wcxb-dev", &r.entry.page_type) {
+        (true, Some(t)) => Some(format!("wcxb-dev: {t}")),
+        _ => None,
+    };
+    std::iter::once(set).chain(page_type)
+}
+
 /// Word-F1 values per set, and per page type for wcxb-dev.
 fn by_group(
     records: &[pagelevel::train::PageRecord],
@@ -304,16 +314,8 @@ fn by_group(
 ) -> BTreeMap<String, Vec<f64>> {
     let mut groups: BTreeMap<String, Vec<f64>> = BTreeMap::new();
     for (i, prf) in scored {
-        let e = &records[*i].entry;
-        let set = e.set.clone().unwrap_or_default();
-        groups.entry(set.clone()).or_default().push(prf.f1);
-        if set == "wcxb-dev" {
-            if let Some(t) = &e.page_type {
-                groups
-                    .entry(format!("wcxb-dev: {t}"))
-                    .or_default()
-                    .push(prf.f1);
-            }
+        for g in groups_of(&records[*i]) {
+            groups.entry(g).or_default().push(prf.f1);
         }
     }
     groups
@@ -450,11 +452,8 @@ fn print_thresholds(
     let grid = &args.threshold_grid;
     let mut groups: BTreeMap<String, Vec<usize>> = BTreeMap::new();
     for (j, (i, _)) in rows.iter().enumerate() {
-        let e = &records[*i].entry;
-        let set = set_of(&records[*i]);
-        groups.entry(set.clone()).or_default().push(j);
-        if let (true, Some(t)) = (set == "wcxb-dev", &e.page_type) {
-            groups.entry(format!("wcxb-dev: {t}")).or_default().push(j);
+        for g in groups_of(&records[*i]) {
+            groups.entry(g).or_default().push(j);
         }
     }
     println!(
