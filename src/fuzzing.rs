@@ -44,6 +44,23 @@ pub fn pipeline(data: &[u8]) -> crate::Result<String> {
         let _ = (dom.path(s.node), dom.tag_name(s.node));
         let _ = a.features.layout.rects[s.node];
     }
+    // The spanned parse (what `segment` and `view` run) builds the same tree, and its spans
+    // lie inside the source.
+    let spanned = crate::dom::parse(&a.page.html, &PIPELINE_LIMITS)?;
+    assert_eq!(spanned.len(), n, "the spanned parse builds another tree");
+    for i in 0..n {
+        let (x, y) = (dom.node(i), spanned.node(i));
+        assert_eq!(
+            (x.kind, x.tag, x.parent, x.end),
+            (y.kind, y.tag, y.parent, y.end)
+        );
+        if y.span.is_known() {
+            assert!(
+                y.span.end as usize <= a.page.html.len(),
+                "span past the source"
+            );
+        }
+    }
     Ok(a.main_text())
 }
 

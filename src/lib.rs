@@ -33,7 +33,7 @@ pub mod warc;
 
 pub use config::Limits;
 pub use error::{Error, Result};
-pub use page::Page;
+pub use page::{Page, Spans};
 pub mod classify;
 pub mod pipeline;
 pub mod segment;

@@ -11,7 +11,7 @@ use crate::{input, Limits, Result};
 #[derive(Debug, Clone)]
 pub struct Page {
     /// The decoded source (with an unterminated `<title>` closed, see
-    /// [`dom::close_unterminated_title`]); node spans are byte offsets into it.
+    /// [`dom::close_unterminated_title`]); node spans, when kept, are byte offsets into it.
     pub html: String,
     /// The DOM arena.
     pub dom: Dom,
@@ -21,6 +21,20 @@ pub struct Page {
     pub encoding: &'static str,
     /// What decided the encoding.
     pub charset_source: CharsetSource,
+}
+
+/// Whether the parse records each node's byte span in the decoded source.
+///
+/// Spans cost about a tenth of the parse (html5ever is fed one tag at a time to learn where
+/// each ends); nothing but span output needs them: features, scores and text are the same
+/// either way.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Spans {
+    /// Every [`dom::Span`] unknown: the faster parse (extract, train, eval, dedup).
+    #[default]
+    Skip,
+    /// Byte spans for every node that has a tag in the source (`segment`, `view`).
+    Keep,
 }
 
 impl Page {
@@ -44,6 +58,18 @@ impl Page {
         limits: &Limits,
         deadline: &Deadline,
     ) -> Result<Page> {
+        Page::from_bytes_with(bytes, url, charset, limits, deadline, Spans::Skip)
+    }
+
+    /// Like [`Page::from_bytes_within`], with source spans when `spans` is [`Spans::Keep`].
+    pub fn from_bytes_with(
+        bytes: &[u8],
+        url: Option<&str>,
+        charset: Option<&str>,
+        limits: &Limits,
+        deadline: &Deadline,
+        spans: Spans,
+    ) -> Result<Page> {
         if bytes.len() as u64 > limits.max_input_bytes {
             return Err(crate::Error::TooLarge {
                 what: url.unwrap_or("page").to_string(),
@@ -54,7 +80,10 @@ impl Page {
         let mut decoded = decode_for_url(bytes, charset, url);
         dom::close_unterminated_title(&mut decoded.text);
         deadline.check("decode")?;
-        let dom = dom::parse_within(&decoded.text, limits, deadline)?;
+        let dom = match spans {
+            Spans::Skip => dom::parse_plain_within(&decoded.text, limits, deadline)?,
+            Spans::Keep => dom::parse_within(&decoded.text, limits, deadline)?,
+        };
         Ok(Page {
             html: decoded.text,
             dom,
@@ -76,8 +105,19 @@ impl Page {
         limits: &Limits,
         deadline: &Deadline,
     ) -> Result<Page> {
+        Page::from_path_with(path, url, limits, deadline, Spans::Skip)
+    }
+
+    /// Like [`Page::from_path_within`], with source spans when `spans` is [`Spans::Keep`].
+    pub fn from_path_with(
+        path: &Path,
+        url: Option<&str>,
+        limits: &Limits,
+        deadline: &Deadline,
+        spans: Spans,
+    ) -> Result<Page> {
         let bytes = input::read_page(path, limits)?;
         deadline.check("read")?;
-        Page::from_bytes_within(&bytes, url, None, limits, deadline)
+        Page::from_bytes_with(&bytes, url, None, limits, deadline, spans)
     }
 }

@@ -76,13 +76,30 @@ const SHADES: usize = 4;
 ///
 /// # Returns
 /// A complete HTML document. The output is a function of the inputs only (deterministic).
+/// A page parsed without spans ([`crate::Spans::Skip`]) is parsed again with them.
 ///
 /// # Complexity
 /// O(n + s + e log e) time and O(n + s) space for n nodes, s source bytes and e edits (one
 /// per segment, script and dropped attribute); no recursion, so any nesting depth is fine.
 pub fn render(analysis: &Analysis, opts: &ViewOptions) -> String {
     let src = analysis.page.html.as_str();
-    let dom = &analysis.page.dom;
+    // The edits need source spans: a page parsed without them is parsed again with them,
+    // which builds the same tree (same node indices), so the analysis still applies.
+    let spanned;
+    let dom = if analysis.page.dom.has_spans() {
+        &analysis.page.dom
+    } else {
+        let no_limits = crate::Limits {
+            max_input_bytes: u64::MAX,
+            max_nodes: usize::MAX,
+            timeout_ms: 0,
+        };
+        spanned = crate::dom::parse(src, &no_limits).ok();
+        match &spanned {
+            Some(d) if d.len() == analysis.page.dom.len() => d,
+            _ => &analysis.page.dom,
+        }
+    };
     let seg = &analysis.segmentation;
     let bytes = src.as_bytes();
     let mut edits: Vec<Edit> = Vec::new();
@@ -120,6 +137,20 @@ pub fn render(analysis: &Analysis, opts: &ViewOptions) -> String {
             if let Some(k) = root_of {
                 if node.tag == Tag::BODY && !node.foreign {
                     body_fallback = Some(k);
+                    outlined[k] = true;
+                } else if matches!(node.tag, Tag::TBODY | Tag::TR)
+                    && !node.foreign
+                    && node.span.is_known()
+                    && bytes.get(node.span.start as usize) == Some(&b'<')
+                {
+                    // An implied table section or row: writing its start tag where the parser
+                    // implied it builds the same tree, and gives the outline a place.
+                    let s = &seg.segments[k];
+                    let tag = format!(
+                        "<{name} data-pl-seg=\"{k}\" data-pl-c=\"{}\">",
+                        segment_class(s, opts.threshold)
+                    );
+                    edits.push(Edit::insert(node.span.start as usize, tag));
                     outlined[k] = true;
                 }
             }

@@ -6,9 +6,10 @@
 //! `pagelevel sitelevel`, `SiteLevel.texts` those of `pagelevel sitelevel --extract`.
 
 use pagelevel::classify::Model;
+use pagelevel::config::Deadline;
 use pagelevel::pipeline::{analyze, Analysis, Options};
 use pagelevel::site::{self, SiteTree};
-use pagelevel::{Limits, Page};
+use pagelevel::{Limits, Page, Spans};
 use pyo3::create_exception;
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
@@ -79,16 +80,27 @@ fn html_bytes(html: &Bound<'_, PyAny>) -> PyResult<(Vec<u8>, Option<&'static str
 }
 
 /// Decodes (gunzipping bytes that start with the gzip magic) and parses one page.
-fn parse(bytes: &[u8], charset: Option<&str>, url: Option<&str>) -> Result<Page, String> {
+fn parse(
+    bytes: &[u8],
+    charset: Option<&str>,
+    url: Option<&str>,
+    spans: Spans,
+) -> Result<Page, String> {
     let limits = Limits::default();
     let what = url.unwrap_or("<html>");
     let raw = pagelevel::input::read_bytes(bytes, what, &limits).map_err(|e| e.to_string())?;
-    Page::from_bytes(&raw, url, charset, &limits).map_err(|e| format!("{what}: {e}"))
+    Page::from_bytes_with(&raw, url, charset, &limits, &Deadline::none(), spans)
+        .map_err(|e| format!("{what}: {e}"))
 }
 
 /// Parses and analyses one page with the embedded model and the CLI's default settings.
-fn analyse(bytes: &[u8], charset: Option<&str>, url: Option<&str>) -> Result<Analysis, String> {
-    let page = parse(bytes, charset, url)?;
+fn analyse(
+    bytes: &[u8],
+    charset: Option<&str>,
+    url: Option<&str>,
+    spans: Spans,
+) -> Result<Analysis, String> {
+    let page = parse(bytes, charset, url, spans)?;
     Ok(analyze(page, Model::embedded(), &Options::default()))
 }
 
@@ -140,7 +152,7 @@ fn extract(
 ) -> PyResult<String> {
     let render = format_of(format)?;
     let (bytes, charset) = html_bytes(html)?;
-    py.allow_threads(|| analyse(&bytes, charset, url.as_deref()).map(|a| render(&a)))
+    py.allow_threads(|| analyse(&bytes, charset, url.as_deref(), Spans::Skip).map(|a| render(&a)))
         .map_err(PageLevelError::new_err)
 }
 
@@ -151,7 +163,8 @@ fn segment(py: Python<'_>, html: &Bound<'_, PyAny>, url: Option<String>) -> PyRe
     let (bytes, charset) = html_bytes(html)?;
     let json = py
         .allow_threads(|| {
-            analyse(&bytes, charset, url.as_deref()).map(|a| segments_json(&a).to_string())
+            analyse(&bytes, charset, url.as_deref(), Spans::Keep)
+                .map(|a| segments_json(&a).to_string())
         })
         .map_err(PageLevelError::new_err)?;
     json_to_py(py, &json)
@@ -241,7 +254,7 @@ impl SiteLevel {
         let hash = &self.options.hash;
         let page = py
             .allow_threads(|| {
-                let page = parse(&bytes, charset, url.as_deref())?;
+                let page = parse(&bytes, charset, url.as_deref(), Spans::Skip)?;
                 let hashes = sitelevel::hash_page(&SiteTree::new(&page.dom), hash);
                 Ok::<_, String>((page, hashes))
             })

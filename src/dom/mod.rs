@@ -14,7 +14,7 @@ pub mod sink;
 pub mod tag;
 pub mod visible;
 
-pub use sink::{parse, parse_within};
+pub use sink::{parse, parse_plain_within, parse_within};
 pub use tag::Tag;
 pub use visible::visibility;
 
@@ -140,6 +140,12 @@ pub struct Node {
     pub span: Span,
 }
 
+/// Bytes an attribute takes in a start tag, as [`Dom::subtree_bytes`] counts it: its name, its
+/// value, `=""` and the space before it.
+pub fn attr_source_bytes(name: &str, value: &str) -> u32 {
+    (name.len() + value.len() + 4).min(u32::MAX as usize) as u32
+}
+
 /// An attribute kept from the source (see [`keep_attr`]).
 #[derive(Debug, Clone, Copy)]
 struct Attr {
@@ -182,7 +188,11 @@ pub struct Dom {
     strings: String,
     custom_tags: Vec<Box<str>>,
     source_len: u32,
-    /// Built by the span-tracking parser: an element without a span is implied (no markup).
+    /// Per element, bytes of its own markup that the arena does not hold: every source
+    /// attribute (`name="value"` and a space each, dropped ones included) and the contents of
+    /// a `<template>`; empty for trees built without them (then only kept attributes count).
+    markup_bytes: Vec<u32>,
+    /// Built by the span-tracking parse ([`parse_within`]).
     has_spans: bool,
 }
 
@@ -205,6 +215,11 @@ impl Dom {
     /// Node `i`.
     pub fn node(&self, i: usize) -> &Node {
         &self.nodes[i]
+    }
+
+    /// Whether nodes carry source spans (the tree came from [`parse_within`]).
+    pub fn has_spans(&self) -> bool {
+        self.has_spans
     }
 
     /// Length in bytes of the decoded source.
@@ -343,10 +358,14 @@ impl Dom {
         out
     }
 
-    /// Bytes of source HTML in each node's subtree, for every node (`result[i]`).
+    /// Estimated bytes of source HTML in each node's subtree, for every node (`result[i]`).
     ///
-    /// Uses the source span where both ends are known; otherwise the children's sum plus an
-    /// estimate of the node's own markup (tag names, kept attributes, comment delimiters).
+    /// Text counts its decoded bytes, a comment its text and delimiters, an element its start
+    /// and end tags (`2 × name + 5`), every source attribute (`name="value"` and a space) and,
+    /// for a `<template>`, its contents (counted the same way; the arena drops them).
+    /// It is the same for any parse of the same text (with or without spans), so features
+    /// built on it do not depend on which parse ran; it undercounts character references and
+    /// whitespace inside tags, and counts the tags of elements the parser implied.
     ///
     /// # Complexity
     /// One bottom-up pass, O(n).
@@ -360,25 +379,19 @@ impl Dom {
                 Kind::Comment => node.data.1 + 7,
                 Kind::Doctype => 15,
                 Kind::Document => 0,
-                // The parser implied it: it has no markup of its own.
-                Kind::Element if self.has_spans => 0,
                 Kind::Element => {
                     let name = self.name_of(node.tag).len() as u32;
-                    let attrs: u32 = self
-                        .attrs(i)
-                        .map(|(k, v)| (k.len() + v.len()) as u32 + 4)
-                        .sum();
-                    2 * name + 5 + attrs
+                    let attrs = match self.markup_bytes.get(i) {
+                        Some(&b) => b,
+                        None => self
+                            .attrs(i)
+                            .map(|(k, v)| attr_source_bytes(k, v))
+                            .fold(0u32, u32::saturating_add),
+                    };
+                    (2 * name + 5).saturating_add(attrs)
                 }
             };
-            let total = if node.kind == Kind::Element && node.span.is_known() {
-                (node.span.end - node.span.start).max(bytes[i])
-            } else if node.kind == Kind::Document && self.has_spans {
-                // The document is the whole source, doctype and stray whitespace included.
-                self.source_len
-            } else {
-                bytes[i].saturating_add(own)
-            };
+            let total = bytes[i].saturating_add(own);
             bytes[i] = total;
             if node.parent != NONE {
                 let p = node.parent as usize;
@@ -534,6 +547,16 @@ impl Builder<'_> {
         Tag(Tag::FIRST_CUSTOM + k as u16)
     }
 
+    /// Sets the bytes of node `i`'s markup that the arena does not hold (see
+    /// [`Dom::subtree_bytes`]); nodes not set count 0.
+    pub(crate) fn set_markup_bytes(&mut self, i: u32, bytes: u32) {
+        let a = &mut self.dom.markup_bytes;
+        if a.len() <= i as usize {
+            a.resize(self.dom.nodes.len(), 0);
+        }
+        a[i as usize] = bytes;
+    }
+
     pub(crate) fn node_mut(&mut self, i: u32) -> &mut Node {
         &mut self.dom.nodes[i as usize]
     }
@@ -610,6 +633,9 @@ impl Builder<'_> {
             }
         }
         self.dom.source_len = source_len as u32;
+        if !self.dom.markup_bytes.is_empty() {
+            self.dom.markup_bytes.resize(n, 0);
+        }
         self.dom
     }
 }

@@ -1,23 +1,25 @@
-//! html5ever `TreeSink` that builds the arena directly, with source spans.
+//! html5ever `TreeSink` that builds the arena directly, with or without source spans.
 //!
-//! html5ever reports no byte offsets, so the input is fed in chunks that each end just after a
-//! `>`: every tag token ends exactly at the end of the chunk it is emitted in. A start tag
-//! therefore spans from the chunk's last `<` to the chunk's end, and an element popped by its
-//! own end tag ends at the end of that chunk. Elements the parser implies (`<tbody>`, a missing
-//! `<html>`) take their span from their children. Feeding by chunk costs a few percent of the
-//! parse (measured in `pagelevel bench`), far less than converting an rcdom tree afterwards.
+//! html5ever reports no byte offsets, so for spans ([`parse_within`]) the input is fed in
+//! chunks that each end just after a `>`: every tag token ends exactly at the end of the chunk
+//! it is emitted in. A start tag therefore spans from the chunk's last `<` to the chunk's end,
+//! and an element popped by its own end tag ends at the end of that chunk. Elements the parser
+//! implies (`<tbody>`, a missing `<html>`) take their span from their children. Feeding one
+//! tag at a time costs about a tenth of the parse (0.45 ms of 3.7 ms a page on wcxb-dev, in
+//! `pagelevel bench`), so [`parse_plain_within`], which builds the same tree without spans,
+//! feeds [`Deadline::STRIDE`] tags at a time.
 
 use std::borrow::Cow;
 use std::cell::{Cell, RefCell};
 
 use html5ever::interface::{ElemName, ElementFlags, NodeOrText, QuirksMode, TreeSink};
-use html5ever::tendril::{StrTendril, TendrilSink as _};
+use html5ever::tendril::StrTendril;
 use html5ever::tokenizer::{BufferQueue, Tokenizer, TokenizerOpts};
 use html5ever::tree_builder::{TreeBuilder, TreeBuilderOpts};
 use html5ever::TokenizerResult;
 use html5ever::{ns, Attribute, LocalName, Namespace, QualName};
 
-use super::{keep_attr, Builder, Dom, Kind, Span, Tag, NONE};
+use super::{attr_source_bytes, keep_attr, Builder, Dom, Kind, Span, Tag, NONE};
 use crate::config::Deadline;
 use crate::{Error, Limits, Result};
 
@@ -39,6 +41,18 @@ pub fn parse(html: &str, limits: &Limits) -> Result<Dom> {
 /// Like [`parse`], and [`Error::Timeout`] once `deadline` passes (checked every
 /// [`Deadline::STRIDE`] chunks, i.e. tags).
 pub fn parse_within(html: &str, limits: &Limits, deadline: &Deadline) -> Result<Dom> {
+    drive(html, limits, deadline, true)
+}
+
+/// Like [`parse_within`] without source spans (every [`super::Span`] unknown): the same tree,
+/// faster, since html5ever is fed [`Deadline::STRIDE`] tags at a time instead of one.
+pub fn parse_plain_within(html: &str, limits: &Limits, deadline: &Deadline) -> Result<Dom> {
+    drive(html, limits, deadline, false)
+}
+
+/// Feeds `html` to html5ever in chunks that end just after a `>`: one tag a chunk with
+/// `spans`, [`Deadline::STRIDE`] tags a chunk without, checking `deadline` between chunks.
+fn drive(html: &str, limits: &Limits, deadline: &Deadline, spans: bool) -> Result<Dom> {
     if html.len() as u64 > limits.max_input_bytes || html.len() >= u32::MAX as usize {
         return Err(Error::TooLarge {
             what: "document".into(),
@@ -46,7 +60,7 @@ pub fn parse_within(html: &str, limits: &Limits, deadline: &Deadline) -> Result<
             limit: limits.max_input_bytes.min(u32::MAX as u64 - 1),
         });
     }
-    let sink = Sink::new(html, limits.max_nodes);
+    let sink = Sink::new(html, limits.max_nodes, spans);
     let builder = TreeBuilder::new(
         sink,
         TreeBuilderOpts {
@@ -62,22 +76,29 @@ pub fn parse_within(html: &str, limits: &Limits, deadline: &Deadline) -> Result<
     // A `>` inside a quoted attribute splits a tag over chunks: keep the last `<` seen.
     let mut last_lt = usize::MAX;
     let sink = &tok.sink.sink;
+    let stride = if spans { 1 } else { Deadline::STRIDE };
     for (k, gt) in memchr::memchr_iter(b'>', bytes).enumerate() {
+        if !spans && (k + 1) % stride != 0 {
+            continue;
+        }
         // Tree construction can cost more than linear time (scope checks walk the stack of
         // open elements), so the deadline is checked inside the parse, not only after it.
-        deadline.check_every(k, "parse")?;
+        deadline.check_every(k / stride, "parse")?;
         let end = gt + 1;
-        if let Some(p) = memchr::memrchr(b'<', &bytes[start..end]) {
-            last_lt = start + p;
+        if spans {
+            if let Some(p) = memchr::memrchr(b'<', &bytes[start..end]) {
+                last_lt = start + p;
+            }
+            let tag_start = if last_lt == usize::MAX { end } else { last_lt };
+            sink.pos.set(Chunk {
+                start: start as u32,
+                tag_start: tag_start as u32,
+                end: end as u32,
+            });
         }
-        let tag_start = if last_lt == usize::MAX { end } else { last_lt };
-        sink.pos.set(Chunk {
-            start: start as u32,
-            tag_start: tag_start as u32,
-            end: end as u32,
-        });
         queue.push_back(whole.subtendril(start as u32, (end - start) as u32));
-        while let TokenizerResult::Script(_) = tok.feed(&queue) {}
+        // A script end or a `<meta charset>` returns early: feed on until the chunk is used up.
+        while !matches!(tok.feed(&queue), TokenizerResult::Done) {}
         if sink.overflow.get() {
             return Err(Error::TooManyNodes {
                 limit: limits.max_nodes,
@@ -93,7 +114,7 @@ pub fn parse_within(html: &str, limits: &Limits, deadline: &Deadline) -> Result<
     });
     if start < html.len() {
         queue.push_back(whole.subtendril(start as u32, len - start as u32));
-        while let TokenizerResult::Script(_) = tok.feed(&queue) {}
+        while !matches!(tok.feed(&queue), TokenizerResult::Done) {}
     }
     tok.end();
     if tok.sink.sink.overflow.get() {
@@ -102,19 +123,6 @@ pub fn parse_within(html: &str, limits: &Limits, deadline: &Deadline) -> Result<
         });
     }
     Ok(tok.sink.sink.into_dom(html.len()))
-}
-
-/// Parses with html5ever's own one-shot driver into the arena (no spans). Used to measure
-/// what chunked feeding costs and as a cross-check in tests.
-pub fn parse_unchunked(html: &str, limits: &Limits) -> Result<Dom> {
-    let sink = Sink::new(html, limits.max_nodes);
-    let sink = html5ever::parse_document(sink, super::parse_opts()).one(html);
-    if sink.overflow.get() {
-        return Err(Error::TooManyNodes {
-            limit: limits.max_nodes,
-        });
-    }
-    Ok(sink.into_dom(html.len()))
 }
 
 #[derive(Clone, Copy, Default)]
@@ -140,6 +148,8 @@ struct BNode {
     span: Span,
     explicit_start: bool,
     template_contents: u32,
+    /// Bytes of all the start tag's attributes (see [`Dom::subtree_bytes`]).
+    attr_bytes: u32,
 }
 
 impl BNode {
@@ -159,6 +169,7 @@ impl BNode {
             span: Span::UNKNOWN,
             explicit_start: false,
             template_contents: NONE,
+            attr_bytes: 0,
         }
     }
 }
@@ -176,6 +187,8 @@ struct Sink<'a> {
     src: &'a str,
     b: RefCell<Build>,
     pos: Cell<Chunk>,
+    /// Whether `pos` is kept up to date, so nodes get source spans.
+    spans: bool,
     max_nodes: usize,
     overflow: Cell<bool>,
 }
@@ -201,7 +214,7 @@ fn empty_name() -> QualName {
 }
 
 impl<'a> Sink<'a> {
-    fn new(src: &'a str, max_nodes: usize) -> Sink<'a> {
+    fn new(src: &'a str, max_nodes: usize, spans: bool) -> Sink<'a> {
         let mut b = Build::default();
         // Rough capacity: real pages have about one node per 30 bytes.
         b.nodes.reserve(src.len() / 40 + 16);
@@ -212,6 +225,7 @@ impl<'a> Sink<'a> {
             src,
             b: RefCell::new(b),
             pos: Cell::new(Chunk::default()),
+            spans,
             max_nodes,
             overflow: Cell::new(false),
         }
@@ -245,6 +259,9 @@ impl<'a> Sink<'a> {
         let c = self.pos.get();
         let mut node = BNode::new(Kind::Text);
         node.text = text.clone();
+        if !self.spans {
+            return self.new_node(b, node, empty_name());
+        }
         node.span = Span {
             start: c.start,
             end: if c.tag_start >= c.start {
@@ -286,6 +303,11 @@ impl<'a> Sink<'a> {
                 let node = out.node_mut(new);
                 node.tag = tag;
                 node.foreign = n.foreign;
+                let template = match n.template_contents {
+                    NONE => 0,
+                    t => b.fragment_bytes(t),
+                };
+                out.set_markup_bytes(new, n.attr_bytes.saturating_add(template));
                 for &(k, v) in &b.attrs[n.attrs.0 as usize..n.attrs.1 as usize] {
                     out.push_attr_at(k, v);
                 }
@@ -298,6 +320,9 @@ impl<'a> Sink<'a> {
                 stack.push((c, new));
                 c = b.nodes[c as usize].prev;
             }
+        }
+        if !self.spans {
+            return out.finish(source_len);
         }
         let mut dom = out.finish_with_spans(self.src.as_bytes(), &explicit);
         dom.has_spans = true;
@@ -332,6 +357,37 @@ impl<'a> Sink<'a> {
 }
 
 impl Build {
+    /// Estimated source bytes of the children of `root` (a template's fragment), counted as
+    /// [`Dom::subtree_bytes`] counts nodes. Iterative; O(size of the fragment).
+    fn fragment_bytes(&self, root: u32) -> u32 {
+        let mut total = 0u32;
+        let mut stack = vec![self.nodes[root as usize].first_child];
+        while let Some(mut c) = stack.pop() {
+            while c != NONE {
+                let n = &self.nodes[c as usize];
+                let own = match n.kind {
+                    Kind::Text => n.text.len() as u32,
+                    Kind::Comment => n.comment_len.saturating_add(7),
+                    Kind::Element => {
+                        // A nested template's contents are walked like children.
+                        if n.template_contents != NONE {
+                            stack.push(self.nodes[n.template_contents as usize].first_child);
+                        }
+                        let name = self.names[c as usize].local.len() as u32;
+                        (2 * name + 5).saturating_add(n.attr_bytes)
+                    }
+                    _ => 0,
+                };
+                total = total.saturating_add(own);
+                if n.first_child != NONE {
+                    stack.push(n.first_child);
+                }
+                c = n.next;
+            }
+        }
+        total
+    }
+
     fn append(&mut self, parent: u32, child: u32) {
         let last = self.nodes[parent as usize].last_child;
         {
@@ -462,7 +518,11 @@ impl TreeSink for Sink<'_> {
         let mut node = BNode::new(Kind::Element);
         node.foreign = name.ns != ns!(html);
         node.tag = super::tag::lookup(&name.local).unwrap_or(Tag::NONE);
-        if self.tag_here(&name.local, false) {
+        node.attr_bytes = attrs
+            .iter()
+            .map(|a| attr_source_bytes(&a.name.local, &a.value))
+            .fold(0, u32::saturating_add);
+        if self.spans && self.tag_here(&name.local, false) {
             let c = self.pos.get();
             node.span = Span {
                 start: c.tag_start,
@@ -499,6 +559,9 @@ impl TreeSink for Sink<'_> {
                 if last != NONE && b.nodes[last as usize].kind == Kind::Text {
                     let n = &mut b.nodes[last as usize];
                     n.text.push_tendril(&t);
+                    if !self.spans {
+                        return;
+                    }
                     let c = self.pos.get();
                     let end = if c.tag_start >= c.start {
                         c.tag_start

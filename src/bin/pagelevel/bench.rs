@@ -91,6 +91,9 @@ pub fn run(args: Args) -> anyhow::Result<usize> {
         },
         ..popts.clone()
     };
+    // The pipeline's own parse (no spans, see `pagelevel::Spans`); the spanned one is timed
+    // beside it, as `segment` and `view` run it.
+    let none = pagelevel::config::Deadline::none();
     type Work<'a> = Box<dyn Fn(&[u8], Option<&str>) + 'a>;
     let mut work: Vec<(&'static str, Work)> = vec![(
         "decode",
@@ -111,7 +114,7 @@ pub fn run(args: Args) -> anyhow::Result<usize> {
         "decode + parse (arena, no spans)",
         Box::new(|b, u| {
             let d = decode::decode_for_url(b, None, u);
-            std::hint::black_box(dom::sink::parse_unchunked(&d.text, &limits).ok());
+            std::hint::black_box(dom::parse_plain_within(&d.text, &limits, &none).ok());
         }),
     ));
     work.push((
@@ -125,7 +128,7 @@ pub fn run(args: Args) -> anyhow::Result<usize> {
         "parse + geometry + features",
         Box::new(|b, u| {
             let d = decode::decode_for_url(b, None, u);
-            if let Ok(dom) = dom::parse(&d.text, &limits) {
+            if let Ok(dom) = dom::parse_plain_within(&d.text, &limits, &none) {
                 std::hint::black_box(features::compute(&dom, u, &opts));
             }
         }),
@@ -134,7 +137,7 @@ pub fn run(args: Args) -> anyhow::Result<usize> {
         "parse + features + classifier scores",
         Box::new(|b, u| {
             let d = decode::decode_for_url(b, None, u);
-            if let Ok(dom) = dom::parse(&d.text, &limits) {
+            if let Ok(dom) = dom::parse_plain_within(&d.text, &limits, &none) {
                 let pf = features::compute(&dom, u, &opts);
                 let scored: Vec<bool> = (0..dom.len())
                     .map(|i| pf.visible[i] && pf.layout.rects[i].area() >= popts.segment.min_area)

@@ -33,6 +33,7 @@ pub fn run(args: Args) -> anyhow::Result<usize> {
     let format = args.format;
     args.input.for_each_analysis(
         &args.pipeline,
+        pagelevel::Spans::Skip,
         |origin, a| {
             let body = match format {
                 Format::Jsonl => {

@@ -80,6 +80,7 @@ impl PageInputs {
     pub fn for_each_analysis(
         &self,
         pipeline: &PipelineArgs,
+        spans: pagelevel::Spans,
         emit: impl Fn(&Origin, &pagelevel::pipeline::Analysis) -> anyhow::Result<Vec<u8>> + Sync,
         failed: impl Fn(&Origin, &anyhow::Error) -> Vec<u8> + Sync,
     ) -> anyhow::Result<usize> {
@@ -97,11 +98,12 @@ impl PageInputs {
                     |path| {
                         // The clock starts when this page's job does, not when the batch did.
                         let deadline = limits.deadline();
-                        let page = pagelevel::Page::from_path_within(
+                        let page = pagelevel::Page::from_path_with(
                             path,
                             self.url.as_deref(),
                             &limits,
                             &deadline,
+                            spans,
                         )?;
                         let analysis =
                             pagelevel::pipeline::analyze_within(page, &model, &opts, &deadline)?;
@@ -138,12 +140,13 @@ impl PageInputs {
                         uri: p.uri.as_deref(),
                     };
                     let deadline = limits.deadline();
-                    let result = pagelevel::Page::from_bytes_within(
+                    let result = pagelevel::Page::from_bytes_with(
                         &p.body,
                         p.uri.as_deref(),
                         p.charset.as_deref(),
                         &limits,
                         &deadline,
+                        spans,
                     )
                     .and_then(|page| {
                         pagelevel::pipeline::analyze_within(page, &model, &opts, &deadline)

@@ -16,6 +16,8 @@ pub fn run(args: Args) -> anyhow::Result<usize> {
     let variant = args.pipeline.variant;
     args.input.for_each_analysis(
         &args.pipeline,
+        // The segments carry their byte spans.
+        pagelevel::Spans::Keep,
         |origin, a| {
             let dom = &a.page.dom;
             let segments: Vec<serde_json::Value> = a

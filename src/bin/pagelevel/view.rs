@@ -40,7 +40,13 @@ pub fn run(args: Args) -> anyhow::Result<usize> {
     let opts = args.pipeline.options();
     let limits = args.timeout.with(args.pipeline.limits.limits());
     let deadline = limits.deadline();
-    let page = match Page::from_path_within(&args.page, args.url.as_deref(), &limits, &deadline) {
+    let page = match Page::from_path_with(
+        &args.page,
+        args.url.as_deref(),
+        &limits,
+        &deadline,
+        pagelevel::Spans::Keep,
+    ) {
         Ok(p) => p,
         // The read error already names the path.
         Err(e @ pagelevel::Error::Io { .. }) => return Err(e.into()),
