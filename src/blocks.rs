@@ -498,6 +498,16 @@ impl BlockClassifier {
 /// # Complexity
 /// One bottom-up pass: O(n) time, two `u32` and one `f32` vector of n.
 pub fn content_share(dom: &Dom, blocks: &Blocks, content: &[bool]) -> Vec<f32> {
+    content_share_and_words(dom, blocks, content).0
+}
+
+/// [`content_share`], and per node the words of its subtree in content blocks (the
+/// numerator of the share). O(n).
+pub fn content_share_and_words(
+    dom: &Dom,
+    blocks: &Blocks,
+    content: &[bool],
+) -> (Vec<f32>, Vec<u32>) {
     let n = dom.len();
     let mut total = vec![0u32; n];
     let mut good = vec![0u32; n];
@@ -522,5 +532,5 @@ pub fn content_share(dom: &Dom, blocks: &Blocks, content: &[bool]) -> Vec<f32> {
             good[p as usize] += good[i];
         }
     }
-    share
+    (share, good)
 }

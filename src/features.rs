@@ -107,6 +107,12 @@ features! {
     PAGE_LINK_DENSITY = "page_link_density": "The whole page's link density, 0..1 (link-heavy listings and hubs against articles).",
     PAGE_LIST_ITEM_SHARE = "page_list_item_share": "Share of the page's words inside `<li>`, 0..1.",
     PAGE_PARAGRAPHS_PER_100_WORDS = "page_paragraphs_per_100_words": "`<p>` elements of the page per 100 page words; 0 on a page without words.",
+    PARAGRAPH_WORD_SHARE = "paragraph_word_share": "Context: the subtree's words inside `<p>` / the page's words inside `<p>`, 0..1; 0 when the page has none.",
+    LARGEST_SIBLING_SHARE = "largest_sibling_share": "Context: the subtree's words / the most words of any element child of its parent (itself included), 0..1; 0 with no words.",
+    BESIDE_CONTENT_SHARE = "beside_content_share": "Context: words of boilerpipe content blocks under the parent but outside the node / the page's content-block words, 0..1; 0 when the page has none.",
+    IN_MAIN_REGION = "in_main_region": "Context: 1 for the main region (the deepest node holding at least 2/3 of the page's content-block words) and its descendants, else 0.",
+    ABOVE_MAIN_REGION = "above_main_region": "Context: 1 for the proper ancestors of the main region, else 0.",
+    MAIN_REGION_SHARE = "main_region_share": "Context: the main region's words / the page's words (the same on every node), 0..1; 0 without a main region.",
 }
 
 /// Feature rows, row-major (`COUNT` values a row), stored for elements only: only elements are
@@ -151,6 +157,9 @@ impl FeatureMatrix {
 
 /// Number of the paper's features (the first columns); the rest are pagelevel's additions.
 pub const PAPER_COUNT: usize = f::BLOCK_CONTENT_SHARE + 1;
+/// Number of features before the context columns (the feature set `all`); the columns from
+/// here on ([`f::PARAGRAPH_WORD_SHARE`] …) describe where a node sits on its page.
+pub const ALL_COUNT: usize = f::PAGE_PARAGRAPHS_PER_100_WORDS + 1;
 
 /// Counts summed over a node's subtree (visible text only).
 #[derive(Debug, Clone, Copy, Default)]
@@ -185,6 +194,8 @@ pub struct Counts {
     pub heading_words: u32,
     /// Words inside li.
     pub list_words: u32,
+    /// Words inside p.
+    pub paragraph_words: u32,
     /// `<p>` elements.
     pub paragraphs: u32,
     /// Visible `<img>` elements.
@@ -242,7 +253,7 @@ pub fn compute_with_layout(
     let n = dom.len();
     let blocks = blocks::segment(dom, &visible);
     let block_content = BlockClassifier.classify(&blocks.blocks);
-    let share = blocks::content_share(dom, &blocks, &block_content);
+    let (share, content_words) = blocks::content_share_and_words(dom, &blocks, &block_content);
     let title = TitleWords::new(dom.title().unwrap_or(""));
     let site = url.and_then(url::site_of);
     let counts = count(dom, &visible, &title, site.as_deref());
@@ -269,6 +280,7 @@ pub fn compute_with_layout(
 
     let (cls, cls_in, in_main) = class_groups(dom);
     let runs = sibling_runs(dom);
+    let ctx = Context::new(dom, &counts, &content_words);
     // Words before each node in document order: a running total over text nodes.
     let mut words_before = vec![0u32; n];
     let mut seen = 0u32;
@@ -383,6 +395,7 @@ pub fn compute_with_layout(
         row[f::PAGE_LINK_DENSITY] = ratio(whole.linked_words as f32, page_words);
         row[f::PAGE_LIST_ITEM_SHARE] = ratio(whole.list_words as f32, page_words);
         row[f::PAGE_PARAGRAPHS_PER_100_WORDS] = ratio(100.0 * whole.paragraphs as f32, page_words);
+        ctx.write(dom, &counts, &content_words, i, row);
     }
     PageFeatures {
         visible,
@@ -393,6 +406,83 @@ pub fn compute_with_layout(
         subtree_bytes,
         title_words: title.len,
         matrix: FeatureMatrix { data, row_of },
+    }
+}
+
+/// What the context columns need beyond the node's own counts: each node's largest element
+/// sibling, and the page's main region.
+struct Context {
+    /// Per node, the most words of any element child (0 without element children).
+    largest_child: Vec<u32>,
+    /// The main region: the deepest node holding at least 2/3 of the page's content-block
+    /// words, found by descending from the document into the child that holds them (at most
+    /// one child can); `None` on a page without content blocks.
+    main: Option<usize>,
+}
+
+impl Context {
+    /// # Complexity
+    /// O(n): one pass over the children lists, and one descent.
+    fn new(dom: &Dom, counts: &[Counts], content_words: &[u32]) -> Context {
+        let n = dom.len();
+        let mut largest_child = vec![0u32; n];
+        for (i, c) in counts.iter().enumerate().skip(1) {
+            let node = dom.node(i);
+            if node.kind == Kind::Element {
+                let p = node.parent as usize;
+                largest_child[p] = largest_child[p].max(c.words);
+            }
+        }
+        let total = content_words.first().copied().unwrap_or(0) as u64;
+        let mut main = None;
+        if total > 0 {
+            let mut cur = 0;
+            // 3·m ≥ 2·total: at most one child can hold two thirds, so the descent is unique.
+            while let Some(c) = dom.children(cur).find(|&c| {
+                dom.node(c).kind == Kind::Element && 3 * content_words[c] as u64 >= 2 * total
+            }) {
+                cur = c;
+            }
+            main = Some(cur);
+        }
+        Context {
+            largest_child,
+            main,
+        }
+    }
+
+    /// Writes node `i`'s context columns. O(1).
+    fn write(
+        &self,
+        dom: &Dom,
+        counts: &[Counts],
+        content_words: &[u32],
+        i: usize,
+        row: &mut [f32; COUNT],
+    ) {
+        let whole = &counts[0];
+        let words = counts[i].words as f32;
+        row[f::PARAGRAPH_WORD_SHARE] = ratio(
+            counts[i].paragraph_words as f32,
+            whole.paragraph_words as f32,
+        );
+        let p = dom.node(i).parent;
+        let largest = if p == NONE {
+            counts[i].words
+        } else {
+            self.largest_child[p as usize]
+        };
+        row[f::LARGEST_SIBLING_SHARE] = ratio(words, largest as f32);
+        if p != NONE {
+            let beside = content_words[p as usize] - content_words[i];
+            row[f::BESIDE_CONTENT_SHARE] = ratio(beside as f32, content_words[0] as f32);
+        }
+        if let Some(m) = self.main {
+            let end = dom.node(m).end as usize;
+            row[f::IN_MAIN_REGION] = (m <= i && i < end) as u8 as f32;
+            row[f::ABOVE_MAIN_REGION] = (i < m && m < dom.node(i).end as usize) as u8 as f32;
+            row[f::MAIN_REGION_SHARE] = ratio(counts[m].words as f32, whole.words as f32);
+        }
     }
 }
 
@@ -420,7 +510,7 @@ fn clamp01(v: f32) -> f32 {
 fn count(dom: &Dom, visible: &[bool], title: &TitleWords, site: Option<&str>) -> Vec<Counts> {
     let n = dom.len();
     let mut in_link = vec![false; n];
-    // Bit 0: inside a heading; bit 1: inside a list item.
+    // Bit 0: inside a heading; bit 1: inside a list item; bit 2: inside a paragraph.
     let mut inside = vec![0u8; n];
     let mut counts = vec![Counts::default(); n];
     for i in 1..n {
@@ -430,7 +520,8 @@ fn count(dom: &Dom, visible: &[bool], title: &TitleWords, site: Option<&str>) ->
         in_link[i] = in_link[p] || is_link;
         inside[i] = inside[p]
             | (node.kind == Kind::Element && node.tag.is_heading()) as u8
-            | (((node.kind == Kind::Element && node.tag == Tag::LI) as u8) << 1);
+            | (((node.kind == Kind::Element && node.tag == Tag::LI) as u8) << 1)
+            | (((node.kind == Kind::Element && node.tag == Tag::P && !node.foreign) as u8) << 2);
         if !visible[i] {
             continue;
         }
@@ -467,6 +558,9 @@ fn count(dom: &Dom, visible: &[bool], title: &TitleWords, site: Option<&str>) ->
                 if inside[i] & 2 != 0 {
                     c.list_words = c.words;
                 }
+                if inside[i] & 4 != 0 {
+                    c.paragraph_words = c.words;
+                }
             }
             _ => {}
         }
@@ -490,6 +584,7 @@ fn count(dom: &Dom, visible: &[bool], title: &TitleWords, site: Option<&str>) ->
         pc.punctuation += c.punctuation;
         pc.heading_words += c.heading_words;
         pc.list_words += c.list_words;
+        pc.paragraph_words += c.paragraph_words;
         pc.paragraphs += c.paragraphs;
         pc.images += c.images;
         pc.controls += c.controls;

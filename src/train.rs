@@ -25,7 +25,7 @@ use rayon::prelude::*;
 use crate::align::align;
 use crate::boost::{self, BoostParams};
 use crate::classify::{auc, bucket_of, fit_bucket, transform, BucketModel, Model};
-use crate::features::{self, FeatureOptions, COUNT, NAMES, PAPER_COUNT};
+use crate::features::{self, FeatureOptions, ALL_COUNT, COUNT, NAMES, PAPER_COUNT};
 use crate::manifest::{Entry, Manifest};
 use crate::metrics::{word_prf, Prf};
 use crate::pipeline::{analyze, Analysis, Options};
@@ -68,8 +68,11 @@ pub enum Classifier {
 pub enum FeatureSet {
     /// The paper's and boilerpipe's features (the first [`PAPER_COUNT`] columns).
     Paper,
-    /// All features, including class names, landmarks and document position.
+    /// All features but the context columns: class names, landmarks, document position.
     All,
+    /// All features plus the context columns (from [`features::f::PARAGRAPH_WORD_SHARE`] on:
+    /// where a node sits among its siblings and relative to the page's main region).
+    Context,
 }
 
 impl FeatureSet {
@@ -77,7 +80,8 @@ impl FeatureSet {
     pub fn names(self) -> Vec<String> {
         let k = match self {
             FeatureSet::Paper => PAPER_COUNT,
-            FeatureSet::All => COUNT,
+            FeatureSet::All => ALL_COUNT,
+            FeatureSet::Context => COUNT,
         };
         NAMES[..k].iter().map(|s| s.to_string()).collect()
     }
@@ -107,6 +111,24 @@ pub struct FitOptions {
     pub classifier: Classifier,
     /// Boosting settings (used by [`Classifier::Boost`]).
     pub boost: BoostParams,
+    /// Columns of the feature set left out, bit k for column k of [`NAMES`] (ablations; see
+    /// [`feature_mask`]). 0 keeps them all.
+    pub without: u128,
+}
+
+/// The mask of [`FitOptions::without`] for the named features.
+///
+/// # Errors
+/// [`Error::Model`] for a name that is not a feature.
+pub fn feature_mask(names: &[String]) -> Result<u128> {
+    const _: () = assert!(COUNT <= 128, "FitOptions::without holds 128 columns");
+    names.iter().try_fold(0u128, |mask, name| {
+        let k = NAMES
+            .iter()
+            .position(|n| n == name)
+            .ok_or_else(|| Error::Model(format!("no feature named {name}")))?;
+        Ok(mask | 1 << k)
+    })
 }
 
 /// One scored node of a page.
@@ -353,7 +375,14 @@ pub fn fit(
     fo: &FitOptions,
     provenance: String,
 ) -> Result<Model> {
-    let names = fo.features.names();
+    let names: Vec<String> = fo
+        .features
+        .names()
+        .into_iter()
+        .enumerate()
+        .filter(|(k, _)| fo.without >> k & 1 == 0)
+        .map(|(_, n)| n)
+        .collect();
     let cols = crate::classify::columns_of(&names)?;
     let mut rows: Vec<(f32, &Sample, bool)> = Vec::new();
     for r in records.iter().filter(|r| use_page(r)) {

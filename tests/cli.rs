@@ -297,6 +297,57 @@ fn train_lr_is_deterministic() {
     std::fs::remove_dir_all(&dir).ok();
 }
 
+/// `--features context` trains on the context columns too, `--without-features` leaves the
+/// named ones out (and a name that is no feature is an error), and the model loads.
+#[test]
+fn train_context_features_without_some() {
+    let Some(data) = common::data_or_skip("train_context_features_without_some") else {
+        return;
+    };
+    let out = std::env::temp_dir().join(format!("pagelevel-ctx-{}.json", std::process::id()));
+    let train = |without: &str| {
+        bin()
+            .args([
+                "train",
+                "--sets",
+                "cleaneval-dev",
+                "--trees",
+                "3",
+                "--depth",
+                "2",
+            ])
+            .args(["--features", "context", "--without-features", without])
+            .arg("--data")
+            .arg(&data)
+            .arg("--out")
+            .arg(&out)
+            .output()
+            .unwrap()
+    };
+    let status = train("in_main_region,num_words");
+    assert!(
+        status.status.success(),
+        "{}",
+        String::from_utf8_lossy(&status.stderr)
+    );
+    let json = std::fs::read_to_string(&out).unwrap();
+    std::fs::remove_file(&out).ok();
+    let m = pagelevel::classify::Model::from_json(&json).unwrap();
+    let names = pagelevel::features::NAMES;
+    assert_eq!(m.features.len(), names.len() - 2);
+    assert!(m.features.iter().any(|n| n == "main_region_share"));
+    assert!(!m
+        .features
+        .iter()
+        .any(|n| n == "in_main_region" || n == "num_words"));
+    assert!(m
+        .provenance
+        .ends_with("--without-features in_main_region,num_words"));
+    let bad = train("no_such_feature");
+    assert!(!bad.status.success());
+    assert!(String::from_utf8_lossy(&bad.stderr).contains("no feature named no_such_feature"));
+}
+
 /// `pagelevel train` with its defaults, run on two threads, rebuilds the embedded model byte
 /// for byte.
 #[test]

@@ -236,3 +236,82 @@ fn spans_change_nothing_but_spans() {
     }
     assert!(pages >= 35, "only {pages} pages");
 }
+
+#[test]
+fn context_features_by_hand() {
+    let html = r#"<html><body><div id=top><a href="/">Home</a> <a href="/x">News</a></div>
+        <div id=main><div id=art><h1 id=h>A headline here</h1><p id=p1>One two three four five six seven eight nine ten eleven twelve, thirteen fourteen fifteen. Sixteen seventeen eighteen nineteen twenty.</p><p id=p2>More words here in the second paragraph of this article, which is long enough to count as content text.</p></div>
+        <div id=rail><a href="/a">Link one</a> <a href="/b">Link two</a></div></div></body></html>"#;
+    let (p, pf) = page(html, None);
+    let row = |id: &str| pf.matrix.row(find(&p, id));
+    // Words: top 2 (linked), h1 3, p1 20, p2 19, rail 4 (linked): 48. The premise: boilerpipe's
+    // classifier calls the heading and both paragraphs content and the link lines template.
+    assert_eq!(row("art")[f::NUM_WORDS], 42.0);
+    assert_eq!(row("art")[f::BLOCK_CONTENT_SHARE], 1.0);
+    assert_eq!(row("rail")[f::BLOCK_CONTENT_SHARE], 0.0);
+    assert_eq!(row("top")[f::BLOCK_CONTENT_SHARE], 0.0);
+    // The main region: main holds all 42 content words, art too, p1 only 20 < 2/3 · 42.
+    for id in ["art", "h", "p1", "p2"] {
+        assert_eq!(row(id)[f::IN_MAIN_REGION], 1.0, "{id}");
+        assert_eq!(row(id)[f::ABOVE_MAIN_REGION], 0.0, "{id}");
+    }
+    assert_eq!(row("main")[f::ABOVE_MAIN_REGION], 1.0);
+    assert_eq!(
+        pf.matrix.row(p.dom.body().unwrap())[f::ABOVE_MAIN_REGION],
+        1.0
+    );
+    for id in ["main", "rail", "top"] {
+        assert_eq!(row(id)[f::IN_MAIN_REGION], 0.0, "{id}");
+    }
+    for id in ["rail", "top"] {
+        assert_eq!(row(id)[f::ABOVE_MAIN_REGION], 0.0, "{id}");
+    }
+    // Every node: the main region's 42 of the page's 48 words.
+    for id in ["top", "rail", "p1"] {
+        assert!((row(id)[f::MAIN_REGION_SHARE] - 42.0 / 48.0).abs() < 1e-6);
+    }
+    // Paragraph words: 39 on the page, 20 in p1, 39 in art, none in the rail.
+    assert!((row("p1")[f::PARAGRAPH_WORD_SHARE] - 20.0 / 39.0).abs() < 1e-6);
+    assert_eq!(row("art")[f::PARAGRAPH_WORD_SHARE], 1.0);
+    assert_eq!(row("rail")[f::PARAGRAPH_WORD_SHARE], 0.0);
+    // Largest sibling: h1 3 / p1 20; p2 19 / 20; p1 is the largest; rail 4 / art 42.
+    assert!((row("h")[f::LARGEST_SIBLING_SHARE] - 3.0 / 20.0).abs() < 1e-6);
+    assert!((row("p2")[f::LARGEST_SIBLING_SHARE] - 19.0 / 20.0).abs() < 1e-6);
+    assert_eq!(row("p1")[f::LARGEST_SIBLING_SHARE], 1.0);
+    assert!((row("rail")[f::LARGEST_SIBLING_SHARE] - 4.0 / 42.0).abs() < 1e-6);
+    // Content words beside the node under its parent, over the page's 42: all of them beside
+    // the rail, 42 − 20 beside p1, none beside art (the rail has none).
+    assert_eq!(row("rail")[f::BESIDE_CONTENT_SHARE], 1.0);
+    assert!((row("p1")[f::BESIDE_CONTENT_SHARE] - 22.0 / 42.0).abs() < 1e-6);
+    assert_eq!(row("art")[f::BESIDE_CONTENT_SHARE], 0.0);
+}
+
+#[test]
+fn main_region_stops_where_no_child_holds_two_thirds() {
+    // Two columns of prose of 34 words each, both content blocks: neither holds 2/3 of the 68,
+    // so the main region is their parent. A page of links alone has no content blocks and no
+    // main region.
+    let prose =
+        "Rivers carry sand and silt down to the sea, and twice a day the tides return some \
+        of it to the shore, where the dunes grow slowly over many years of wind and weather.";
+    let html = format!("<body><div id=cols><div id=a><p>{prose}</p></div><div id=b><p>{prose}</p></div></div></body>");
+    let (p, pf) = page(&html, None);
+    let row = |id: &str| pf.matrix.row(find(&p, id));
+    assert_eq!(row("cols")[f::BLOCK_CONTENT_SHARE], 1.0);
+    assert_eq!(row("cols")[f::IN_MAIN_REGION], 1.0);
+    assert_eq!(row("cols")[f::ABOVE_MAIN_REGION], 0.0);
+    assert_eq!(row("a")[f::IN_MAIN_REGION], 1.0);
+    assert_eq!(row("a")[f::LARGEST_SIBLING_SHARE], 1.0);
+    assert!((row("a")[f::BESIDE_CONTENT_SHARE] - 0.5).abs() < 1e-6);
+    assert!((row("b")[f::PARAGRAPH_WORD_SHARE] - 0.5).abs() < 1e-6);
+    let (p, pf) = page(
+        r#"<body><ul id=l><li><a href="/a">One</a></li><li><a href="/b">Two</a></li></ul></body>"#,
+        None,
+    );
+    let l = pf.matrix.row(find(&p, "l"));
+    assert_eq!(l[f::BLOCK_CONTENT_SHARE], 0.0);
+    assert_eq!(l[f::IN_MAIN_REGION], 0.0);
+    assert_eq!(l[f::ABOVE_MAIN_REGION], 0.0);
+    assert_eq!(l[f::MAIN_REGION_SHARE], 0.0);
+    assert_eq!(l[f::PARAGRAPH_WORD_SHARE], 0.0);
+}

@@ -13,8 +13,8 @@ use pagelevel::segment::Variant;
 use pagelevel::site::RunOptions;
 use pagelevel::threshold::{self, FitParams as ThresholdParams, ThresholdModel, DEFAULT_GRID};
 use pagelevel::train::{
-    collect, cross_validate_with, fit, fold_threshold_rows, validate, Classifier, FeatureSet,
-    FitOptions, LabelSource, PageRecord, ThresholdRow, TrainOptions,
+    collect, cross_validate_with, feature_mask, fit, fold_threshold_rows, validate, Classifier,
+    FeatureSet, FitOptions, LabelSource, PageRecord, ThresholdRow, TrainOptions,
 };
 
 use crate::pipeline_args::PipelineArgs;
@@ -35,9 +35,12 @@ pub struct Args {
     /// Label source: sitelevel (the paper), gold (aligned gold text) or both.
     #[arg(long, value_enum, default_value_t = LabelSource::Both)]
     labels: LabelSource,
-    /// Feature set: paper (the paper's and boilerpipe's) or all.
-    #[arg(long, value_enum, default_value_t = FeatureSet::All)]
+    /// Feature set: paper (the paper's and boilerpipe's), all, or context (all plus the context columns).
+    #[arg(long, value_enum, default_value_t = FeatureSet::Context)]
     features: FeatureSet,
+    /// Features of the set left out, by name (ablations), e.g. `in_main_region,above_main_region`.
+    #[arg(long, value_delimiter = ',')]
+    without_features: Vec<String>,
     /// Classifier: lr (the paper's per-area-bucket logistic regressions) or boost (gradient-boosted trees).
     #[arg(long, value_enum, default_value_t = Classifier::Boost)]
     classifier: Classifier,
@@ -116,6 +119,7 @@ pub fn run(args: Args) -> anyhow::Result<usize> {
             subsample: args.subsample,
             ..BoostParams::default()
         },
+        without: feature_mask(&args.without_features)?,
     };
     let records = collect(&opts)?;
     let samples: usize = records.iter().map(|r| r.samples.len()).sum();
@@ -247,7 +251,12 @@ pub fn run(args: Args) -> anyhow::Result<usize> {
                 Classifier::Lr => String::new(),
             }
         )
-        .to_lowercase();
+        .to_lowercase()
+            + &if args.without_features.is_empty() {
+                String::new()
+            } else {
+                format!(" --without-features {}", args.without_features.join(","))
+            };
         let mut model = fit(&records, |_| true, &fo, provenance)?;
         if let Some(t) = threshold_part {
             model.threshold = Some(t);
