@@ -674,6 +674,7 @@ impl<'a> Slopes<'a> {
     /// Lowers `best` to the minimum of `g` over the node's ranks, with a rank attaining
     /// it; `op` is the ancestors' pending operation, `left` is `g` at its left end.
     /// Children whose lower bound cannot beat `best` are not entered.
+    #[inline(always)]
     fn min_in(&self, node: usize, l: usize, r: usize, op: Op, left: f64, best: &mut (f64, u32)) {
         let t = &self.tree[node];
         let (mn, mx) = (op.slope(t.mn), op.slope(t.mx));
@@ -693,7 +694,22 @@ impl<'a> Slopes<'a> {
         if bounds(left, right, mn, mx, t.len).1 >= best.0 {
             return;
         }
-        let op = op.after(t.lazy);
+        self.min_descend(node, l, r, op, left, best);
+    }
+
+    /// The body of [`Slopes::min_in`] for a node it must enter: a leaf gap by gap, else
+    /// its children. Kept out of line, so that testing a node costs no call.
+    #[inline(never)]
+    fn min_descend(
+        &self,
+        node: usize,
+        l: usize,
+        r: usize,
+        op: Op,
+        left: f64,
+        best: &mut (f64, u32),
+    ) {
+        let op = op.after(self.tree[node].lazy);
         if r - l == 1 {
             let (gl, gr) = (self.gap(l), self.gap(r));
             if left < best.0 {
