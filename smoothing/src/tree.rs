@@ -19,7 +19,8 @@ pub(crate) struct Problem<'a> {
 }
 
 impl<'a> Problem<'a> {
-    /// Checks the input and builds the layout. Iterative; `O(n log n)` for the sort.
+    /// Checks the input and builds the layout. Iterative; `O(n)` (the scores' radix
+    /// sort; `O(n log n)` under 2,048 nodes).
     pub fn new(
         parent: &'a [usize],
         x: &'a [f64],
