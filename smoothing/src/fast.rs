@@ -177,7 +177,7 @@ const LONG_PATH: usize = 64;
 /// grow about like `n log n`; paths with sorted scores, with one huge segment, with
 /// classifier-like noisy scores and with uniform scores grow near-linearly too (at
 /// `n = 100,000` the cap tests 21 to 32 segment tree nodes per path node, and its
-/// minimum searches visit 0 to 14 more; one huge segment settles at the root), with
+/// minimum searches visit 0 to 15 more; one huge segment settles at the root), with
 /// the segment tree's larger constant.
 ///
 /// Memory is `O(n + m)`, never `O(n m)`: about 32 bytes per node (the input copied

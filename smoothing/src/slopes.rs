@@ -301,23 +301,21 @@ impl<'a> Slopes<'a> {
         // widened (a valid bound, made exact again by the next pull), so no child is
         // read on the way back.
         let (mut node, mut l, mut r) = (0, 0, self.buckets);
+        // `g` moves by `c` times the covered length right of the node's left end.
+        let (v_end, mut v_left) = (self.vals[qr], self.vals[0]);
+        let (widen_mn, widen_mx) = if c < 0.0 { (c, 0.0) } else { (0.0, c) };
         loop {
-            let gl = self.gap(l);
             if r - l == 1 {
-                self.prefix_add_bucket(node, gl, self.gap(r), qr, c);
+                self.prefix_add_bucket(node, self.gap(l), self.gap(r), qr, c);
                 break;
             }
             if self.tree[node].lazy.set {
                 self.push(node, l, r);
             }
-            let covered = self.len(gl, qr);
             let t = &mut self.tree[node];
-            t.sum += c * covered;
-            if c < 0.0 {
-                t.mn += c;
-            } else {
-                t.mx += c;
-            }
+            t.sum += c * (v_end - v_left);
+            t.mn += widen_mn;
+            t.mx += widen_mx;
             let (a, b, mid) = kids(node, l, r);
             let gm = self.gap(mid);
             if qr >= gm {
@@ -325,7 +323,7 @@ impl<'a> Slopes<'a> {
                 if qr == gm {
                     break;
                 }
-                (node, l) = (b, mid);
+                (node, l, v_left) = (b, mid, self.vals[gm]);
             } else {
                 (node, r) = (a, mid);
             }
