@@ -331,29 +331,19 @@ impl<'a> Slopes<'a> {
     }
 
     /// [`Slopes::prefix_add`] on a partly covered bucket: its pending operation, then
-    /// `c` on gaps `gl..qr`, and its aggregates, in one pass.
+    /// `c` on gaps `gl..qr`, then its aggregates.
     fn prefix_add_bucket(&mut self, node: usize, gl: usize, gr: usize, qr: usize, c: f64) {
         let lazy = self.tree[node].lazy;
         self.tree[node].lazy = IDENTITY;
-        let (mut mn, mut mx, mut sum) = (f64::INFINITY, f64::NEG_INFINITY, 0.0);
         let bucket = &mut self.slope[gl..gr];
-        let vals = &self.vals[gl..=gr];
-        for (k, s) in bucket.iter_mut().enumerate() {
-            let mut v = lazy.slope(*s);
-            if gl + k < qr {
-                v += c;
-            }
-            *s = v;
-            if v < mn {
-                mn = v;
-            }
-            if v > mx {
-                mx = v;
-            }
-            sum += v * (vals[k + 1] - vals[k]);
+        // Simple loops over a few slopes: a test per slope costs more than a pass.
+        if lazy.set {
+            bucket.fill(lazy.c);
+        } else if lazy.c != 0.0 {
+            bucket.iter_mut().for_each(|s| *s += lazy.c);
         }
-        let t = &mut self.tree[node];
-        (t.mn, t.mx, t.sum) = (mn, mx, sum);
+        bucket[..qr - gl].iter_mut().for_each(|s| *s += c);
+        self.refresh_bucket(node, gl, gr);
     }
 
     /// Sets the slopes of gaps `ql..qr` to `c`.
