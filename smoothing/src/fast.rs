@@ -171,13 +171,13 @@ const LONG_PATH: usize = 64;
 ///   breakpoint is handed up at most `log2 n` times.
 ///
 /// So time is `O(n log n log m + sum_i cost_i)` with `cost_i` as above. The worst case
-/// is still quadratic, `O(n m log m)`: `B_i` can reach `m / 16` when `g_i` oscillates
+/// is still quadratic, `O(n m log m)`: `B_i` can reach `m / 8` when `g_i` oscillates
 /// across the whole score range on a long path, and `K_i` can reach `m` at every node
 /// of a short path under a large subtree. Measured (README): DOM-like and random trees
 /// grow about like `n log n`; paths with sorted scores, with one huge segment, with
 /// classifier-like noisy scores and with uniform scores grow near-linearly too (at
 /// `n = 100,000` the cap tests 21 to 32 segment tree nodes per path node, and its
-/// minimum searches visit 0 to 14 more; one huge segment settles at the root), with
+/// minimum searches visit 0 to 15 more; one huge segment settles at the root), with
 /// the segment tree's larger constant.
 ///
 /// Memory is `O(n + m)`, never `O(n m)`: about 32 bytes per node (the input copied
@@ -185,10 +185,10 @@ const LONG_PATH: usize = 64;
 /// children's breakpoint lists waiting for their parent (16 bytes each, on one stack),
 /// 12 bytes per capped run kept for the reconstruction, and, only if some heavy path
 /// has 64 nodes or more, the segment tree:
-/// `m - 1` slopes plus `2 (m - 1) / 16` nodes of 48 bytes, about 14 bytes per distinct
-/// score (1.4 MB at `m = 100,000`), and the cap walk's noted nodes (at most one per
+/// `m - 1` slopes plus `2 (m - 1) / 8` nodes of 48 bytes, about 20 bytes per distinct
+/// score (2 MB at `m = 100,000`), and the cap walk's noted nodes (at most one per
 /// tree node it tests, 32 bytes each). No recursion depends on the tree's depth; the
-/// segment tree recurses `log2(m / 16)` deep.
+/// segment tree recurses `log2(m / 8)` deep.
 ///
 /// # Example
 /// ```
