@@ -83,7 +83,12 @@ fn drive(html: &str, limits: &Limits, deadline: &Deadline, spans: bool) -> Resul
         }
         // Tree construction can cost more than linear time (scope checks walk the stack of
         // open elements), so the deadline is checked inside the parse, not only after it.
-        deadline.check_every(k / stride, "parse")?;
+        // One check every STRIDE tags either way (a chunk holds STRIDE tags without spans).
+        if spans {
+            deadline.check_every(k, "parse")?;
+        } else {
+            deadline.check("parse")?;
+        }
         let end = gt + 1;
         if spans {
             if let Some(p) = memchr::memrchr(b'<', &bytes[start..end]) {
