@@ -140,10 +140,23 @@ pub struct Node {
     pub span: Span,
 }
 
-/// Bytes an attribute takes in a start tag, as [`Dom::subtree_bytes`] counts it: its name, its
-/// value, `=""` and the space before it.
-pub fn attr_source_bytes(name: &str, value: &str) -> u32 {
-    (name.len() + value.len() + 4).min(u32::MAX as usize) as u32
+/// Bytes attributes take in a start tag, as [`Dom::subtree_bytes`] counts them: each its name,
+/// its value, `=""` and the space before it.
+pub fn attrs_source_bytes<'a>(attrs: impl Iterator<Item = (&'a str, &'a str)>) -> u32 {
+    attrs
+        .map(|(k, v)| (k.len() + v.len() + 4).min(u32::MAX as usize) as u32)
+        .fold(0, u32::saturating_add)
+}
+
+/// Bytes [`Dom::subtree_bytes`] counts for an element's own markup: `<name>` and `</name>`
+/// plus `extra` (its attributes, a template's contents).
+pub(crate) fn element_markup_bytes(name_len: usize, extra: u32) -> u32 {
+    (2 * name_len.min(u32::MAX as usize / 4) as u32 + 5).saturating_add(extra)
+}
+
+/// Bytes [`Dom::subtree_bytes`] counts for a comment of `len` bytes: `<!--` and `-->` added.
+pub(crate) fn comment_markup_bytes(len: u32) -> u32 {
+    len.saturating_add(7)
 }
 
 /// An attribute kept from the source (see [`keep_attr`]).
@@ -376,19 +389,15 @@ impl Dom {
             let node = &self.nodes[i];
             let own = match node.kind {
                 Kind::Text => node.data.1 - node.data.0,
-                Kind::Comment => node.data.1 + 7,
+                Kind::Comment => comment_markup_bytes(node.data.1),
                 Kind::Doctype => 15,
                 Kind::Document => 0,
                 Kind::Element => {
-                    let name = self.name_of(node.tag).len() as u32;
-                    let attrs = match self.markup_bytes.get(i) {
+                    let extra = match self.markup_bytes.get(i) {
                         Some(&b) => b,
-                        None => self
-                            .attrs(i)
-                            .map(|(k, v)| attr_source_bytes(k, v))
-                            .fold(0u32, u32::saturating_add),
+                        None => attrs_source_bytes(self.attrs(i)),
                     };
-                    (2 * name + 5).saturating_add(attrs)
+                    element_markup_bytes(self.name_of(node.tag).len(), extra)
                 }
             };
             let total = bytes[i].saturating_add(own);

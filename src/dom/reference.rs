@@ -6,7 +6,7 @@
 use html5ever::tendril::TendrilSink as _;
 use markup5ever_rcdom::{Handle, NodeData, RcDom};
 
-use super::{attr_source_bytes, keep_attr, Builder, Dom, Kind, Tag, NONE};
+use super::{attrs_source_bytes, keep_attr, Builder, Dom, Kind, Tag, NONE};
 
 /// Parses with html5ever into rcdom, then converts (no source spans).
 pub fn parse_rcdom(html: &str) -> Dom {
@@ -38,11 +38,8 @@ pub fn from_rcdom(dom: &RcDom, source_len: usize) -> Dom {
                 let tag = out.intern(&name.local);
                 let id = out.push(Kind::Element, tag, parent, "");
                 out.node_mut(id).foreign = name.ns != html5ever::ns!(html);
-                let all = attrs
-                    .borrow()
-                    .iter()
-                    .map(|a| attr_source_bytes(&a.name.local, &a.value))
-                    .fold(0, u32::saturating_add);
+                let all =
+                    attrs_source_bytes(attrs.borrow().iter().map(|a| (&*a.name.local, &*a.value)));
                 out.set_markup_bytes(id, all);
                 for a in attrs.borrow().iter() {
                     if keep_attr(&a.name.local) && a.name.ns.is_empty() {

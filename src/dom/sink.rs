@@ -19,7 +19,10 @@ use html5ever::tree_builder::{TreeBuilder, TreeBuilderOpts};
 use html5ever::TokenizerResult;
 use html5ever::{ns, Attribute, LocalName, Namespace, QualName};
 
-use super::{attr_source_bytes, keep_attr, Builder, Dom, Kind, Span, Tag, NONE};
+use super::{
+    attrs_source_bytes, comment_markup_bytes, element_markup_bytes, keep_attr, Builder, Dom, Kind,
+    Span, Tag, NONE,
+};
 use crate::config::Deadline;
 use crate::{Error, Limits, Result};
 
@@ -76,19 +79,15 @@ fn drive(html: &str, limits: &Limits, deadline: &Deadline, spans: bool) -> Resul
     // A `>` inside a quoted attribute splits a tag over chunks: keep the last `<` seen.
     let mut last_lt = usize::MAX;
     let sink = &tok.sink.sink;
-    let stride = if spans { 1 } else { Deadline::STRIDE };
     for (k, gt) in memchr::memchr_iter(b'>', bytes).enumerate() {
-        if !spans && (k + 1) % stride != 0 {
+        // Without spans a chunk ends at every STRIDE-th `>`.
+        if !spans && (k + 1) % Deadline::STRIDE != 0 {
             continue;
         }
         // Tree construction can cost more than linear time (scope checks walk the stack of
-        // open elements), so the deadline is checked inside the parse, not only after it.
-        // One check every STRIDE tags either way (a chunk holds STRIDE tags without spans).
-        if spans {
-            deadline.check_every(k, "parse")?;
-        } else {
-            deadline.check("parse")?;
-        }
+        // open elements), so the deadline is checked inside the parse, not only after it:
+        // every STRIDE tags either way (with spans every STRIDE-th chunk, without every chunk).
+        deadline.check_every(k + 1, "parse")?;
         let end = gt + 1;
         if spans {
             if let Some(p) = memchr::memrchr(b'<', &bytes[start..end]) {
@@ -261,12 +260,12 @@ impl<'a> Sink<'a> {
     }
 
     fn text_node(&self, b: &mut Build, text: &StrTendril) -> u32 {
-        let c = self.pos.get();
         let mut node = BNode::new(Kind::Text);
         node.text = text.clone();
         if !self.spans {
             return self.new_node(b, node, empty_name());
         }
+        let c = self.pos.get();
         node.span = Span {
             start: c.start,
             end: if c.tag_start >= c.start {
@@ -372,14 +371,13 @@ impl Build {
                 let n = &self.nodes[c as usize];
                 let own = match n.kind {
                     Kind::Text => n.text.len() as u32,
-                    Kind::Comment => n.comment_len.saturating_add(7),
+                    Kind::Comment => comment_markup_bytes(n.comment_len),
                     Kind::Element => {
                         // A nested template's contents are walked like children.
                         if n.template_contents != NONE {
                             stack.push(self.nodes[n.template_contents as usize].first_child);
                         }
-                        let name = self.names[c as usize].local.len() as u32;
-                        (2 * name + 5).saturating_add(n.attr_bytes)
+                        element_markup_bytes(self.names[c as usize].local.len(), n.attr_bytes)
                     }
                     _ => 0,
                 };
@@ -523,10 +521,7 @@ impl TreeSink for Sink<'_> {
         let mut node = BNode::new(Kind::Element);
         node.foreign = name.ns != ns!(html);
         node.tag = super::tag::lookup(&name.local).unwrap_or(Tag::NONE);
-        node.attr_bytes = attrs
-            .iter()
-            .map(|a| attr_source_bytes(&a.name.local, &a.value))
-            .fold(0, u32::saturating_add);
+        node.attr_bytes = attrs_source_bytes(attrs.iter().map(|a| (&*a.name.local, &*a.value)));
         if self.spans && self.tag_here(&name.local, false) {
             let c = self.pos.get();
             node.span = Span {
