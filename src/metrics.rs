@@ -3,7 +3,29 @@
 
 use std::collections::HashMap;
 
-use crate::text::words;
+use unicode_properties::{GeneralCategoryGroup, UnicodeGeneralCategory};
+
+/// Whether `c` is a word character of Python's `re` `\w` on str (what WCXB's scorer runs):
+/// `_` or a letter or number by general category. Narrower than [`crate::text::is_word_char`],
+/// whose `is_alphanumeric` also takes Other_Alphabetic marks (Devanagari vowel signs) and
+/// circled letters (`ⓘ`), which split or end a token for the scorer.
+#[inline]
+pub fn is_metric_word_char(c: char) -> bool {
+    if c.is_ascii() {
+        return c.is_ascii_alphanumeric() || c == '_';
+    }
+    matches!(
+        c.general_category_group(),
+        GeneralCategoryGroup::Letter | GeneralCategoryGroup::Number
+    )
+}
+
+/// The metric's tokens of `s` (already lowercased), in order: maximal runs of
+/// [`is_metric_word_char`]. O(len).
+pub fn metric_words(s: &str) -> impl Iterator<Item = &str> {
+    s.split(|c: char| !is_metric_word_char(c))
+        .filter(|w| !w.is_empty())
+}
 
 /// Word-level precision, recall and F1 of a predicted text against a gold text, each in [0, 1].
 #[derive(Debug, Clone, Copy, Default, PartialEq)]
@@ -35,7 +57,7 @@ impl Bag {
     /// Adds the words of `text`.
     pub fn add(&mut self, text: &str) {
         let lower = text.to_lowercase();
-        for w in words(&lower) {
+        for w in metric_words(&lower) {
             self.total += 1;
             match self.counts.get_mut(w) {
                 Some(c) => *c += 1,
@@ -136,6 +158,16 @@ mod tests {
 
     fn close(a: f64, b: f64) -> bool {
         (a - b).abs() < 1e-12
+    }
+
+    #[test]
+    fn tokens_are_pythons_word_runs() {
+        // ह ि न ् द ी: the vowel signs and virama are marks (Mc/Mn), which Python's `\w` leaves
+        // out, so "हिन्दी" is three tokens; ⓘ is a symbol (So) though Rust calls it alphabetic;
+        // Ⅻ (Nl), ½ and ² (No) are numbers; `_` joins.
+        let got: Vec<&str> = metric_words("ⓘ हिन्दी word_1 ⅻ ½ x²").collect();
+        assert_eq!(got, ["ह", "न", "द", "word_1", "ⅻ", "½", "x²"]);
+        assert_eq!(Bag::of("Ⓘ Info").total(), 1);
     }
 
     #[test]
