@@ -82,6 +82,9 @@ struct Node {
 /// done (rank `k`, say).
 struct CapWalk {
     gamma: f64,
+    /// Widens the bounds of mixed nodes for rounding: `1e-12` times a bound on every
+    /// `|g|`, on every node's `(mx - mn) len` and on `gamma`, so one value for the walk.
+    tol: f64,
     /// `min g(v_t)` over the ranks `t >= k` outside the deferred nodes, and a rank
     /// attaining it. The suffix minimum `S` is the lower of it and the deferred nodes'
     /// minima.
@@ -540,9 +543,12 @@ impl<'a> Slopes<'a> {
         if self.convex {
             return self.cap_convex(base, gamma, &mut capped);
         }
-        let last = base + self.tree[0].sum;
+        let root = self.tree[0];
+        let last = base + root.sum;
+        let steep = fmax(root.mx.abs(), root.mn.abs()) * root.len;
         let mut st = CapWalk {
             gamma,
+            tol: 1e-12 * (3.0 * (base.abs() + steep) + (root.mx - root.mn) * root.len + gamma),
             s: last,
             s_arg: self.gaps as u32,
             s_low: f64::INFINITY,
@@ -692,9 +698,7 @@ impl<'a> Slopes<'a> {
             Kind::Falling
         } else {
             let (hi, lo) = bounds(left, right, t.mn, t.mx, t.len);
-            let tol = 1e-12
-                * (left.abs() + right.abs() + (t.mx - t.mn).abs() * t.len + st.s.abs() + st.gamma);
-            Kind::Mixed(hi + tol, lo - tol)
+            Kind::Mixed(hi + st.tol, lo - st.tol)
         };
         if !st.capped {
             // Untouched if no rank can exceed `gamma + S`, for `S` at the level `low`.
