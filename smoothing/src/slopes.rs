@@ -2,7 +2,8 @@
 //! consecutive distinct scores, in a lazy segment tree whose leaves are buckets of
 //! [`BUCKET`] gaps (add to all or a prefix or a range, sums of `slope * gap length`,
 //! runs of equal slope), and the cap `f = min(g, gamma + S)` as one walk
-//! ([`Slopes::cap`]).
+//! ([`Slopes::cap`]), or two descents while the slopes are known to be sorted
+//! ([`Slopes::cap_convex`]).
 //!
 //! Buckets keep the tree small: `G` slopes in one flat array (8 bytes each) plus
 //! `2 G / BUCKET` tree nodes of 48 bytes, about 20 bytes per gap, and a bucket's gaps
