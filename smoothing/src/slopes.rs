@@ -702,34 +702,29 @@ impl<'a> Slopes<'a> {
             Kind::Mixed(hi + st.tol, lo - st.tol)
         };
         if !st.capped {
-            // Untouched if no rank can exceed `gamma + S`, for `S` at the level `low`.
+            // Untouched if no rank can exceed `gamma + S`: `top` at most `gamma + S` and,
+            // for a mixed node, where `S` may fall inside to `lo` at the lowest, `hi` at
+            // most `gamma + lo` (`spread_ok`, which no `S` changes).
             let gamma = st.gamma;
-            let untouched = |low: f64| match kind {
+            let (top, spread_ok) = match kind {
                 // A rank caps iff it exceeds `gamma + S`, the right end being highest.
-                Kind::Rising => right <= low,
+                Kind::Rising => (right, true),
                 // Every value is at least the right end's, so `S` stays.
-                Kind::Falling => left <= low,
-                // `S` may fall inside to `lo`, at the lowest.
-                Kind::Mixed(hi, lo) => hi <= fmin(low, gamma + lo),
+                Kind::Falling => (left, true),
+                Kind::Mixed(hi, lo) => (hi, hi <= gamma + lo),
             };
             // The lowest `S` possible (the noted nodes at their lower bounds); if that
             // fails, a leaf needs the exact `S` (all noted nodes searched), and another
             // node, if it would pass at `st.s` (`S <= st.s`), has only the noted nodes
-            // whose bound is below the `S` it needs searched.
-            let mut settled = untouched(gamma + fmin(st.s, st.s_low));
+            // whose bound is below the `S` it needs (`top - gamma`) searched.
+            let mut settled = spread_ok && top <= gamma + fmin(st.s, st.s_low);
             if !settled && !st.deferred.is_empty() {
                 if r - l == 1 {
                     self.settle(st);
-                    settled = untouched(gamma + st.s);
-                } else if untouched(gamma + st.s) {
-                    // The lowest `S` that passes.
-                    let need = match kind {
-                        Kind::Rising => right,
-                        Kind::Falling => left,
-                        Kind::Mixed(hi, _) => hi,
-                    } - gamma;
-                    self.settle_below(st, need);
-                    settled = untouched(gamma + fmin(st.s, st.s_low));
+                    settled = spread_ok && top <= gamma + st.s;
+                } else if spread_ok && top <= gamma + st.s {
+                    self.settle_below(st, top - gamma);
+                    settled = top <= gamma + fmin(st.s, st.s_low);
                 }
             }
             if settled {
