@@ -582,35 +582,83 @@ impl<'a> Slopes<'a> {
         if base <= gamma + lo - tol {
             return base;
         }
+        if gamma == 0.0 {
+            // `g` falls strictly before `a`: every rank left of it caps, and `f`, the
+            // suffix minimum, is flat up to `a`, then `g`: still convex.
+            let (a, ga) = self.flatten_to_min(base);
+            if a > 0 && base > ga {
+                capped(0, (a - 1) as u32, a as u32);
+                return ga;
+            }
+            // `g` flat up to `a` but for rounding: `f = g`.
+            return base;
+        }
         let (a, ga) = self.first_rising(base);
         let level = gamma + ga;
         if a == 0 || base <= level {
             return base;
         }
-        let (c, gc) = if gamma == 0.0 {
-            // `g` falls strictly before `a`: every rank left of it caps.
-            (a, ga)
-        } else {
-            let (c, gc) = self.first_at_most(base, level, a);
-            // Past `a` only through rounding (`g(v_a)` summed along another path).
-            if c >= a {
-                (a, ga)
+        let (c, gc) = self.first_at_most(base, level, a);
+        // Past `a` only through rounding (`g(v_a)` summed along another path).
+        let (c, gc) = if c >= a { (a, ga) } else { (c, gc) };
+        capped(0, (c - 1) as u32, a as u32);
+        self.prefix_set(c - 1);
+        let last = (gc - level) / self.len(c - 1, c);
+        self.update(0, 0, self.buckets, c - 1, c, Op { set: true, c: last });
+        // Flat, then the falling gap `c - 1`, then `g` (falling again if `c < a`).
+        self.convex = false;
+        level
+    }
+
+    /// Sets the slopes before the first one `>= 0` to 0 (`g` convex, `g(v_0) = base`),
+    /// and returns that gap (`G` if none) and `g` at its left end: the cap with
+    /// `gamma = 0` in one descent along the path to it (the children left of it assigned
+    /// whole), then exact pulls back up that path.
+    fn flatten_to_min(&mut self, base: f64) -> (usize, f64) {
+        let zero = Op { set: true, c: 0.0 };
+        let t = self.tree[0];
+        if t.mx < 0.0 {
+            self.apply(0, zero);
+            return (self.gaps, base + t.sum);
+        }
+        let mut path = std::mem::take(&mut self.path);
+        let (mut node, mut l, mut r, mut at) = (0, 0, self.buckets, base);
+        let arg = loop {
+            if r - l == 1 {
+                let (gl, gr) = (self.gap(l), self.gap(r));
+                let lazy = self.tree[node].lazy;
+                self.tree[node].lazy = IDENTITY;
+                let bucket = &mut self.slope[gl..gr];
+                if lazy.set || lazy.c != 0.0 {
+                    bucket.iter_mut().for_each(|s| *s = lazy.slope(*s));
+                }
+                let mut k = gl;
+                while k < gr && bucket[k - gl] < 0.0 {
+                    at += bucket[k - gl] * (self.vals[k + 1] - self.vals[k]);
+                    bucket[k - gl] = 0.0;
+                    k += 1;
+                }
+                self.refresh_bucket(node, gl, gr);
+                break k;
+            }
+            self.push(node, l, r);
+            path.push((node as u32, l as u32, r as u32));
+            let (a, b, mid) = kids(node, l, r);
+            let ta = self.tree[a];
+            if ta.mx >= 0.0 {
+                (node, r) = (a, mid);
             } else {
-                (c, gc)
+                at += ta.sum;
+                self.apply(a, zero);
+                (node, l) = (b, mid);
             }
         };
-        capped(0, (c - 1) as u32, a as u32);
-        let last = (gc - level) / self.len(c - 1, c);
-        let set = |c| Op { set: true, c };
-        if last == 0.0 {
-            self.prefix_set(c);
-        } else {
-            self.prefix_set(c - 1);
-            self.update(0, 0, self.buckets, c - 1, c, set(last));
+        for &(node, l, r) in path.iter().rev() {
+            self.pull(node as usize, l as usize, r as usize);
         }
-        // Flat up to `a`, then the rising slopes: still convex.
-        self.convex = c == a && last == 0.0;
-        level
+        path.clear();
+        self.path = path;
+        (arg, at)
     }
 
     /// The first gap whose slope is `>= 0` (`G` if none) and `g` at its left end, `g`
