@@ -33,7 +33,11 @@
 //! left fails that test but would pass with the highest `S` possible (then only those
 //! whose bound is below the `S` that node needs), or a leaf must be done gap by gap:
 //! where `S` must be exact. Writes only touch gaps at or right
-//! of the walk, so the sums it reads on its left are still those of `g`. Short heavy
+//! of the walk, so the sums it reads on its left are still those of `g`. While `g` is
+//! convex (sorted slopes: a path starts at 0 and `w |x - v|` keeps it so, until a cap
+//! with `gamma > 0` binds) the cap needs no walk: it binds on one prefix of ranks,
+//! found by two descents (the first slope `>= 0`, then where `g` falls to `gamma +
+//! min g`), and is one prefix assign. Short heavy
 //! paths (under 64 nodes) skip the segment tree and sweep their whole breakpoint list
 //! instead: on a linear piece `[a, b]` the step is a cut at the constant level `gamma +
 //! S(b)`, crossing the piece at most once (a crossing between two ranks becomes a
@@ -165,7 +169,10 @@ const LONG_PATH: usize = 64;
 ///   costs a bucket scan at a leaf, and the deferred minimum searches cost at most the
 ///   descents they replace). Each capped run and each new suffix minimum the cap needs
 ///   exactly causes at most two such nodes per level, and loose bounds add some near
-///   them; a new suffix minimum the cap never needs costs nothing.
+///   them; a new suffix minimum the cap never needs costs nothing. While `g_i` is
+///   convex (from the path's bottom until a cap with a penalty `> 0` binds; forever
+///   with penalties 0, plain isotonic regression, or penalties too large to bind) the
+///   cap costs `O(log m)` instead: two descents and a prefix assign.
 /// - Handing a finished path's function of `k` breakpoints to its parent costs
 ///   `O(k log m)` (or `O(k)` on a short path); by heavy-light decomposition a
 ///   breakpoint is handed up at most `log2 n` times.

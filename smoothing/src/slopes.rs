@@ -2,7 +2,8 @@
 //! consecutive distinct scores, in a lazy segment tree whose leaves are buckets of
 //! [`BUCKET`] gaps (add to all or a prefix or a range, sums of `slope * gap length`,
 //! runs of equal slope), and the cap `f = min(g, gamma + S)` as one walk
-//! ([`Slopes::cap`]).
+//! ([`Slopes::cap`]), or two descents while the slopes are known to be sorted
+//! ([`Slopes::cap_convex`]).
 //!
 //! Buckets keep the tree small: `G` slopes in one flat array (8 bytes each) plus
 //! `2 G / BUCKET` tree nodes of 48 bytes, about 20 bytes per gap, and a bucket's gaps
@@ -82,6 +83,9 @@ struct Node {
 /// done (rank `k`, say).
 struct CapWalk {
     gamma: f64,
+    /// Widens the bounds of mixed nodes for rounding: `1e-12` times a bound on every
+    /// `|g|`, on every node's `(mx - mn) len` and on `gamma`, so one value for the walk.
+    tol: f64,
     /// `min g(v_t)` over the ranks `t >= k` outside the deferred nodes, and a rank
     /// attaining it. The suffix minimum `S` is the lower of it and the deferred nodes'
     /// minima.
@@ -166,6 +170,15 @@ pub(crate) struct Slopes<'a> {
     tree: Vec<Node>,
     /// The cap walk's deferred nodes (kept to reuse the allocation).
     deferred: Vec<Noted>,
+    /// The slopes are nondecreasing left to right (`g` is convex), so every node's
+    /// `mn` and `mx` are its first and last slope, exact (up to rounding) even where
+    /// [`Slopes::prefix_add`] only widened them: that adds `c <= 0` to a prefix, which
+    /// holds the lowest slope and not the highest. Then [`Slopes::cap`] takes
+    /// [`Slopes::cap_convex`]. Set by [`Slopes::reset`], cleared by any update that may
+    /// break it and by a cap that leaves `f` non-convex.
+    convex: bool,
+    /// [`Slopes::prefix_set`]'s path (kept to reuse the allocation).
+    path: Vec<(u32, u32, u32)>,
 }
 
 /// Children of `node` over buckets `l..r`, and the split point. Preorder layout, no
@@ -195,6 +208,8 @@ impl<'a> Slopes<'a> {
             slope: vec![0.0; gaps],
             tree: vec![zero; 2 * buckets - 1],
             deferred: Vec::new(),
+            convex: true,
+            path: Vec::new(),
         };
         s.fill_lens(0, 0, buckets);
         s
@@ -269,6 +284,7 @@ impl<'a> Slopes<'a> {
     /// Sets every slope to 0.
     pub fn reset(&mut self) {
         self.apply(0, Op { set: true, c: 0.0 });
+        self.convex = true;
     }
 
     /// Adds `c` to every slope, `O(1)`.
@@ -279,6 +295,8 @@ impl<'a> Slopes<'a> {
     /// Adds `c` to the slopes of gaps `ql..qr`.
     pub fn range_add(&mut self, ql: usize, qr: usize, c: f64) {
         if ql < qr && c != 0.0 {
+            // A nonnegative add to a suffix keeps the slopes sorted.
+            self.convex &= qr >= self.gaps && c > 0.0;
             self.update(0, 0, self.buckets, ql, qr, Op { set: false, c });
         }
     }
@@ -291,6 +309,8 @@ impl<'a> Slopes<'a> {
         if qr == 0 || c == 0.0 {
             return;
         }
+        // Lowering a prefix keeps the slopes sorted (and the widened bounds exact).
+        self.convex &= c < 0.0 || qr >= self.gaps;
         let op = Op { set: false, c };
         if qr >= self.gaps {
             self.apply(0, op);
@@ -346,10 +366,51 @@ impl<'a> Slopes<'a> {
         self.refresh_bucket(node, gl, gr);
     }
 
+    /// Sets the slopes of gaps `0..qr` to 0: one descent along the path to `qr` (the
+    /// covered children assigned whole), then exact pulls back up that path.
+    fn prefix_set(&mut self, qr: usize) {
+        let op = Op { set: true, c: 0.0 };
+        if qr == 0 {
+            return;
+        }
+        if qr >= self.gaps {
+            self.apply(0, op);
+            return;
+        }
+        // The partly covered nodes, for the pulls: one per level.
+        let mut path = std::mem::take(&mut self.path);
+        let (mut node, mut l, mut r) = (0, 0, self.buckets);
+        loop {
+            if r - l == 1 {
+                self.update_bucket(node, self.gap(l), self.gap(r), 0, qr, op);
+                break;
+            }
+            self.push(node, l, r);
+            path.push((node as u32, l as u32, r as u32));
+            let (a, b, mid) = kids(node, l, r);
+            let gm = self.gap(mid);
+            if qr >= gm {
+                self.apply(a, op);
+                if qr == gm {
+                    break;
+                }
+                (node, l) = (b, mid);
+            } else {
+                (node, r) = (a, mid);
+            }
+        }
+        for &(node, l, r) in path.iter().rev() {
+            self.pull(node as usize, l as usize, r as usize);
+        }
+        path.clear();
+        self.path = path;
+    }
+
     /// Sets the slopes of gaps `ql..qr` to `c`.
     #[cfg(test)]
     pub fn range_set(&mut self, ql: usize, qr: usize, c: f64) {
         if ql < qr {
+            self.convex = false;
             self.update(0, 0, self.buckets, ql, qr, Op { set: true, c });
         }
     }
@@ -480,9 +541,15 @@ impl<'a> Slopes<'a> {
     /// whole: about two per level for each run of capped ranks and each new suffix
     /// minimum that must be found, plus some near them when the bounds are loose.
     pub fn cap(&mut self, base: f64, gamma: f64, mut capped: impl FnMut(u32, u32, u32)) -> f64 {
-        let last = base + self.tree[0].sum;
+        if self.convex {
+            return self.cap_convex(base, gamma, &mut capped);
+        }
+        let root = self.tree[0];
+        let last = base + root.sum;
+        let steep = fmax(root.mx.abs(), root.mn.abs()) * root.len;
         let mut st = CapWalk {
             gamma,
+            tol: 1e-12 * (3.0 * (base.abs() + steep) + (root.mx - root.mn) * root.len + gamma),
             s: last,
             s_arg: self.gaps as u32,
             s_low: f64::INFINITY,
@@ -494,6 +561,167 @@ impl<'a> Slopes<'a> {
         st.deferred.clear();
         self.deferred = st.deferred;
         st.f
+    }
+
+    /// [`Slopes::cap`] when `g` is convex: it falls to its first minimum at rank `a`
+    /// (the first gap of slope `>= 0`) and rises after it, so `S = g(v_a)` left of
+    /// `a`, nothing at or right of `a` caps, and the ranks that cap are those left of
+    /// `c`, the first rank where `g` is at most `gamma + g(v_a)`: one run `0..c` to `a`,
+    /// whose slopes become 0 but the last gap's, which joins `g(v_c)`. A cap that binds
+    /// leaves `f` convex only if that gap is flat too (`gamma = 0`).
+    /// `O(log(G / BUCKET) + BUCKET)`: at most two descents and two range assigns, where
+    /// the walk would test every node along the run's boundary and note the minimum's.
+    fn cap_convex(&mut self, base: f64, gamma: f64, capped: &mut impl FnMut(u32, u32, u32)) -> f64 {
+        let t = self.tree[0];
+        let right = base + t.sum;
+        // The largest fall of a convex `g` is `g(v_0) - min g`: with a lower bound on
+        // the minimum (widened for rounding, as the walk does), most caps that do not
+        // bind cost no descent.
+        let lo = bounds(base, right, t.mn, t.mx, t.len).1;
+        let tol = 1e-12 * (base.abs() + right.abs() + (t.mx - t.mn).abs() * t.len + gamma);
+        if base <= gamma + lo - tol {
+            return base;
+        }
+        if gamma == 0.0 {
+            // `g` falls strictly before `a`: every rank left of it caps, and `f`, the
+            // suffix minimum, is flat up to `a`, then `g`: still convex.
+            let (a, ga) = self.flatten_to_min(base);
+            if a > 0 && base > ga {
+                capped(0, (a - 1) as u32, a as u32);
+                return ga;
+            }
+            // `g` flat up to `a` but for rounding: `f = g`.
+            return base;
+        }
+        let (a, ga) = self.first_rising(base);
+        let level = gamma + ga;
+        if a == 0 || base <= level {
+            return base;
+        }
+        let (c, gc) = self.first_at_most(base, level, a);
+        // Past `a` only through rounding (`g(v_a)` summed along another path).
+        let (c, gc) = if c >= a { (a, ga) } else { (c, gc) };
+        capped(0, (c - 1) as u32, a as u32);
+        self.prefix_set(c - 1);
+        let last = (gc - level) / self.len(c - 1, c);
+        self.update(0, 0, self.buckets, c - 1, c, Op { set: true, c: last });
+        // Flat, then the falling gap `c - 1`, then `g` (falling again if `c < a`).
+        self.convex = false;
+        level
+    }
+
+    /// Sets the slopes before the first one `>= 0` to 0 (`g` convex, `g(v_0) = base`),
+    /// and returns that gap (`G` if none) and `g` at its left end: the cap with
+    /// `gamma = 0` in one descent along the path to it (the children left of it assigned
+    /// whole), then exact pulls back up that path.
+    fn flatten_to_min(&mut self, base: f64) -> (usize, f64) {
+        let zero = Op { set: true, c: 0.0 };
+        let t = self.tree[0];
+        if t.mx < 0.0 {
+            self.apply(0, zero);
+            return (self.gaps, base + t.sum);
+        }
+        let mut path = std::mem::take(&mut self.path);
+        let (mut node, mut l, mut r, mut at) = (0, 0, self.buckets, base);
+        let arg = loop {
+            if r - l == 1 {
+                let (gl, gr) = (self.gap(l), self.gap(r));
+                let lazy = self.tree[node].lazy;
+                self.tree[node].lazy = IDENTITY;
+                let bucket = &mut self.slope[gl..gr];
+                if lazy.set || lazy.c != 0.0 {
+                    bucket.iter_mut().for_each(|s| *s = lazy.slope(*s));
+                }
+                let mut k = gl;
+                while k < gr && bucket[k - gl] < 0.0 {
+                    at += bucket[k - gl] * (self.vals[k + 1] - self.vals[k]);
+                    bucket[k - gl] = 0.0;
+                    k += 1;
+                }
+                self.refresh_bucket(node, gl, gr);
+                break k;
+            }
+            self.push(node, l, r);
+            path.push((node as u32, l as u32, r as u32));
+            let (a, b, mid) = kids(node, l, r);
+            let ta = self.tree[a];
+            if ta.mx >= 0.0 {
+                (node, r) = (a, mid);
+            } else {
+                at += ta.sum;
+                self.apply(a, zero);
+                (node, l) = (b, mid);
+            }
+        };
+        for &(node, l, r) in path.iter().rev() {
+            self.pull(node as usize, l as usize, r as usize);
+        }
+        path.clear();
+        self.path = path;
+        (arg, at)
+    }
+
+    /// The first gap whose slope is `>= 0` (`G` if none) and `g` at its left end, `g`
+    /// being convex with `g(v_0) = base`. One read-only descent on the exact max slopes.
+    fn first_rising(&self, base: f64) -> (usize, f64) {
+        let t = &self.tree[0];
+        if t.mx < 0.0 {
+            return (self.gaps, base + t.sum);
+        }
+        let (mut node, mut l, mut r, mut at, mut op) = (0, 0, self.buckets, base, IDENTITY);
+        loop {
+            op = op.after(self.tree[node].lazy);
+            if r - l == 1 {
+                let (gl, gr) = (self.gap(l), self.gap(r));
+                for k in gl..gr {
+                    let s = op.slope(self.slope[k]);
+                    if s >= 0.0 {
+                        return (k, at);
+                    }
+                    at += s * (self.vals[k + 1] - self.vals[k]);
+                }
+                // Only if the bucket's max was rounded up to 0.
+                return (gr, at);
+            }
+            let (a, b, mid) = kids(node, l, r);
+            let ta = &self.tree[a];
+            if op.slope(ta.mx) >= 0.0 {
+                (node, r) = (a, mid);
+            } else {
+                at += op.sum(ta.sum, ta.len);
+                (node, l) = (b, mid);
+            }
+        }
+    }
+
+    /// The first rank `c` in `1..=a` where `g <= level` (or the end of the bucket
+    /// holding `a`, through rounding) and `g` there, given `g(v_0) = base > level` and
+    /// `g(v_a) <= level`. One read-only descent on the sums: `g` is convex with its
+    /// minimum at `a`, so it falls until `a` and the ranks where it is at most `level`
+    /// are one interval around `a`.
+    fn first_at_most(&self, base: f64, level: f64, arg: usize) -> (usize, f64) {
+        let (mut node, mut l, mut r, mut at, mut op) = (0, 0, self.buckets, base, IDENTITY);
+        loop {
+            op = op.after(self.tree[node].lazy);
+            if r - l == 1 {
+                let (gl, gr) = (self.gap(l), self.gap(r));
+                for k in gl..gr {
+                    at += op.slope(self.slope[k]) * (self.vals[k + 1] - self.vals[k]);
+                    if at <= level {
+                        return (k + 1, at);
+                    }
+                }
+                return (gr, at);
+            }
+            let (a, b, mid) = kids(node, l, r);
+            let ta = &self.tree[a];
+            let at_mid = at + op.sum(ta.sum, ta.len);
+            if self.gap(mid) >= arg || at_mid <= level {
+                (node, r) = (a, mid);
+            } else {
+                (node, l, at) = (b, mid, at_mid);
+            }
+        }
     }
 
     /// Caps the node's ranks `gap(l)..gap(r)` (its right end belongs to the part already
@@ -519,39 +747,32 @@ impl<'a> Slopes<'a> {
             Kind::Falling
         } else {
             let (hi, lo) = bounds(left, right, t.mn, t.mx, t.len);
-            let tol = 1e-12
-                * (left.abs() + right.abs() + (t.mx - t.mn).abs() * t.len + st.s.abs() + st.gamma);
-            Kind::Mixed(hi + tol, lo - tol)
+            Kind::Mixed(hi + st.tol, lo - st.tol)
         };
         if !st.capped {
-            // Untouched if no rank can exceed `gamma + S`, for `S` at the level `low`.
+            // Untouched if no rank can exceed `gamma + S`: `top` at most `gamma + S` and,
+            // for a mixed node, where `S` may fall inside to `lo` at the lowest, `hi` at
+            // most `gamma + lo` (`spread_ok`, which no `S` changes).
             let gamma = st.gamma;
-            let untouched = |low: f64| match kind {
+            let (top, spread_ok) = match kind {
                 // A rank caps iff it exceeds `gamma + S`, the right end being highest.
-                Kind::Rising => right <= low,
+                Kind::Rising => (right, true),
                 // Every value is at least the right end's, so `S` stays.
-                Kind::Falling => left <= low,
-                // `S` may fall inside to `lo`, at the lowest.
-                Kind::Mixed(hi, lo) => hi <= fmin(low, gamma + lo),
+                Kind::Falling => (left, true),
+                Kind::Mixed(hi, lo) => (hi, hi <= gamma + lo),
             };
             // The lowest `S` possible (the noted nodes at their lower bounds); if that
             // fails, a leaf needs the exact `S` (all noted nodes searched), and another
             // node, if it would pass at `st.s` (`S <= st.s`), has only the noted nodes
-            // whose bound is below the `S` it needs searched.
-            let mut settled = untouched(gamma + fmin(st.s, st.s_low));
+            // whose bound is below the `S` it needs (`top - gamma`) searched.
+            let mut settled = spread_ok && top <= gamma + fmin(st.s, st.s_low);
             if !settled && !st.deferred.is_empty() {
                 if r - l == 1 {
                     self.settle(st);
-                    settled = untouched(gamma + st.s);
-                } else if untouched(gamma + st.s) {
-                    // The lowest `S` that passes.
-                    let need = match kind {
-                        Kind::Rising => right,
-                        Kind::Falling => left,
-                        Kind::Mixed(hi, _) => hi,
-                    } - gamma;
-                    self.settle_below(st, need);
-                    settled = untouched(gamma + fmin(st.s, st.s_low));
+                    settled = spread_ok && top <= gamma + st.s;
+                } else if spread_ok && top <= gamma + st.s {
+                    self.settle_below(st, top - gamma);
+                    settled = top <= gamma + fmin(st.s, st.s_low);
                 }
             }
             if settled {
@@ -985,6 +1206,144 @@ mod tests {
         let (f0, runs) = cap(&mut s, 3.0, 2.0);
         assert_eq!(runs, vec![(0, (b as u32).div_ceil(3) - 1, b as u32)]);
         assert!((f0 - 2.0).abs() < 1e-12, "{f0}");
+    }
+
+    /// A convex `g` on the 40-gap grid: slopes -2 on gaps 0..10, -0.5 on 10..20, 0 on
+    /// 20..25, 1 on 25..40, so g(0) = 0, g(10) = -0.5, g(20) = g(25) = -0.625 (the
+    /// minimum, first at rank 20), g(40) = -0.25. With gamma = 0.25 the level is
+    /// -0.375 and `g(k) = -k / 20` exceeds it for k < 7.5: ranks 0..=7 cap to 20, and
+    /// gap 7 joins the level to g(8) = -0.4 (slope -1). With gamma = 0 every rank left
+    /// of 20 caps (`f` is the suffix minimum, still convex); with gamma = 1 nothing does
+    /// (the largest fall is 0.625).
+    #[test]
+    fn hand_worked_convex_cap() {
+        let vals = grid();
+        let build = || {
+            let mut s = Slopes::new(&vals);
+            s.reset();
+            s.add_all(-1.0);
+            s.range_add(10, 40, 0.5);
+            s.range_add(20, 40, 0.5);
+            s.range_add(25, 40, 1.0);
+            s.prefix_add(10, -1.0);
+            s
+        };
+        let mut s = build();
+        assert!(s.convex);
+        // Raising a prefix may unsort the slopes.
+        let mut t = s.clone();
+        t.prefix_add(5, 1.0);
+        assert!(!t.convex);
+        let (f0, runs) = cap(&mut s, 0.0, 0.25);
+        assert_eq!(runs, vec![(0, 7, 20)]);
+        assert!(close(f0, -0.375));
+        let mut out = Vec::new();
+        s.pieces(&mut out);
+        let want = [
+            (0, 0.0),
+            (7, -1.0),
+            (8, -2.0),
+            (10, -0.5),
+            (20, 0.0),
+            (25, 1.0),
+        ];
+        assert_eq!(out.len(), want.len(), "{out:?}");
+        for (got, want) in out.iter().zip(want) {
+            assert_eq!(got.0, want.0, "{out:?}");
+            assert!((got.1 - want.1).abs() < 1e-9, "{out:?}");
+        }
+        assert!(
+            !s.convex,
+            "a cap with gamma > 0 that binds leaves f non-convex"
+        );
+
+        let mut s = build();
+        let (f0, runs) = cap(&mut s, 0.0, 0.0);
+        assert_eq!(runs, vec![(0, 19, 20)]);
+        assert!(close(f0, -0.625));
+        s.pieces(&mut out);
+        assert_eq!(out, vec![(0, 0.0), (25, 1.0)]);
+        assert!(s.convex);
+
+        let mut s = build();
+        let (f0, runs) = cap(&mut s, 0.0, 1.0);
+        assert!(runs.is_empty());
+        assert!(close(f0, 0.0));
+        assert!(s.convex);
+    }
+
+    /// The solver's updates on a path whose functions stay convex (`w |x - v|` and
+    /// light children rising to the right) with caps of penalty 0 or too large to bind,
+    /// and now and then one that binds: the convex cap against the plain cap and against
+    /// the walk on a copy, aggregates checked after every step.
+    #[test]
+    fn convex_caps_match_plain_values_and_the_walk() {
+        let mut next = xorshift(0x9e37_79b9_7f4a_7c15u64 ^ 0xabcd);
+        // 96 gaps of length 1/64 (dyadic: integer slopes keep every value exact).
+        let vals: Vec<f64> = (0..=96).map(|k| k as f64 / 64.0).collect();
+        let gaps = vals.len() - 1;
+        let mut s = Slopes::new(&vals);
+        let mut plain = vec![0.0f64; gaps];
+        let (mut convex_caps, mut binding) = (0, 0);
+        for step in 0..3000 {
+            if step % 60 == 0 {
+                s.reset();
+                plain.iter_mut().for_each(|p| *p = 0.0);
+            }
+            let w = (1 + next(4)) as f64;
+            let r = next(gaps + 1);
+            s.add_all(w);
+            s.prefix_add(r, -2.0 * w);
+            for (k, p) in plain.iter_mut().enumerate() {
+                *p += if k < r { -w } else { w };
+            }
+            if step % 3 == 0 {
+                let (k, d) = (next(gaps), next(3) as f64);
+                s.range_add(k, gaps, d);
+                plain[k..].iter_mut().for_each(|p| *p += d);
+            }
+            let g: Vec<f64> = std::iter::once(0.0)
+                .chain((0..gaps).scan(0.0, |acc, k| {
+                    *acc += plain[k] * (vals[k + 1] - vals[k]);
+                    Some(*acc)
+                }))
+                .collect();
+            let gamma = match next(32) {
+                0 => 1.0 / 8.0,
+                1..=4 => 1000.0,
+                _ => 0.0,
+            };
+            let (f, to) = plain_cap(&g, gamma);
+            convex_caps += usize::from(s.convex);
+            let mut walk = s.clone();
+            walk.convex = false;
+            for t in [&mut s, &mut walk] {
+                let mut got = vec![None; gaps + 1];
+                let (f0, runs) = cap(t, 0.0, gamma);
+                for (lo, hi, target) in runs {
+                    for k in lo..=hi {
+                        got[k as usize] = Some(g[target as usize]);
+                    }
+                }
+                assert_eq!(got, to, "step {step} gamma {gamma} capped ranks");
+                for (k, &fk) in f.iter().enumerate() {
+                    assert!(close(f0 + t.prefix(k), fk), "step {step} f({k})");
+                }
+            }
+            binding += usize::from(f[0] < g[0]);
+            for k in 0..gaps {
+                plain[k] = (f[k + 1] - f[k]) / (vals[k + 1] - vals[k]);
+            }
+            check_nodes(&s, &plain, 0, 0, s.buckets, super::IDENTITY);
+            if s.convex {
+                // Known convex: the slopes are sorted and the root's min/max exact.
+                assert!(plain.windows(2).all(|p| p[0] <= p[1]), "step {step}");
+                assert_eq!(s.tree[0].mn, plain[0], "step {step}");
+                assert_eq!(s.tree[0].mx, plain[gaps - 1], "step {step}");
+            }
+        }
+        assert!(convex_caps > 1000, "the convex cap is not exercised");
+        assert!(binding > 1000, "the caps never bind");
     }
 
     #[test]
