@@ -3,6 +3,9 @@
 //! baseline), or by gradient-boosted trees over the same features ([`crate::boost`]), which
 //! measure better and are what the embedded model holds.
 //!
+//! A model may stack a second forest over the first stage's scores around each node
+//! ([`crate::stack`], `pagelevel train --stages 2`); [`Model::score_page`] runs both.
+//!
 //! The model is a versioned JSON file (`data/model.json`), embedded in the binary so that
 //! `pagelevel` works with no files beside it; [`Model::from_json`] loads another one.
 //! smartcore fits the regressions ([`fit_bucket`]); scoring computes the sigmoid from the
@@ -172,8 +175,9 @@ impl Model {
         bucket_of(&self.bucket_edges, area as f64)
     }
 
-    /// The templateness score of one feature row: the sigmoid of the trees' margin, or of
-    /// the row's bucket's linear model.
+    /// The first stage's templateness score of one feature row: the sigmoid of the trees'
+    /// margin, or of the row's bucket's linear model (a second stage needs the page around
+    /// the row: [`Model::score_page`]).
     pub fn score(&self, row: &[f32]) -> f32 {
         if let Some(forest) = &self.boost {
             return sigmoid(forest.margin(row) as f64) as f32;

@@ -220,7 +220,8 @@ pub fn scored_mask(dom: &Dom, pf: &PageFeatures, min_area: f32) -> (usize, Vec<b
 /// Scores and smooths one page.
 ///
 /// # Complexity
-/// O(n · COUNT) for scoring plus the solver's time on the m scored nodes (see
+/// O(n · COUNT) for scoring (with a second stage O(m log m) more, see
+/// [`Model::score_page`]) plus the solver's time on the m scored nodes (see
 /// `smoothing::solve`), and O(n) for everything else.
 pub fn segment(dom: &Dom, pf: &PageFeatures, model: &Model, opts: &SegmentOptions) -> Segmentation {
     let n = dom.len();
