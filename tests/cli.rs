@@ -552,11 +552,7 @@ fn train_stacked_is_deterministic() {
     assert_eq!(s2.forest.trees(), 4);
     assert!(s2.features.iter().any(|n| n == "s1_parent"));
     assert!(m.provenance.contains("--stages 2 --stage2-trees 4"));
-    let pages: Vec<PathBuf> = std::fs::read_dir("data/examples")
-        .unwrap()
-        .map(|e| e.unwrap().path())
-        .filter(|p| p.extension().is_some_and(|x| x == "html"))
-        .collect();
+    let pages = examples();
     let extract = |threads: &str| {
         let o = bin()
             .args(["-j", threads, "extract", "--model"])
