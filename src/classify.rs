@@ -3,6 +3,9 @@
 //! baseline), or by gradient-boosted trees over the same features ([`crate::boost`]), which
 //! measure better and are what the embedded model holds.
 //!
+//! A model may stack a second forest over the first stage's scores around each node
+//! ([`crate::stack`], `pagelevel train --stages 2`); [`Model::score_page`] runs both.
+//!
 //! The model is a versioned JSON file (`data/model.json`), embedded in the binary so that
 //! `pagelevel` works with no files beside it; [`Model::from_json`] loads another one.
 //! smartcore fits the regressions ([`fit_bucket`]); scoring computes the sigmoid from the
@@ -11,15 +14,20 @@
 use serde::{Deserialize, Serialize};
 
 use crate::boost::{self, Forest};
+use crate::dom::Dom;
 use crate::features::{f, FeatureMatrix, NAMES};
+use crate::stack::{self, Stage2};
 use crate::{Error, Result};
 
 /// The model format's name, checked on load.
 pub const FORMAT: &str = "pagelevel-model";
-/// The model format's newest version, checked on load: version 3 files carry the optional
-/// threshold part; version 2 files (without it) and version 1 files (regressions only) still
-/// load.
-pub const VERSION: u32 = 3;
+/// The model format's newest version, checked on load: version 4 files carry the optional
+/// second stage ([`crate::stack`]); version 3 files the optional threshold part; version 2
+/// files (neither) and version 1 files (regressions only) still load. Older builds refuse a
+/// version 4 file with an error naming the version.
+pub const VERSION: u32 = 4;
+/// The version written for a model with a threshold part and no second stage.
+pub const VERSION_THRESHOLD: u32 = 3;
 /// The version written for a model without a threshold part, so older builds still read it.
 pub const VERSION_WITHOUT_THRESHOLD: u32 = 2;
 /// Number of area buckets.
@@ -99,6 +107,10 @@ pub struct Model {
     /// is asked to (`SegmentOptions::learned_threshold`); absent from older files.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub threshold: Option<crate::threshold::ThresholdModel>,
+    /// The second stage of a stacked model ([`crate::stack`]): when present it rescores every
+    /// scored node from its features and the first stage's scores around it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub stage2: Option<Stage2>,
 }
 
 impl Model {
@@ -127,6 +139,15 @@ impl Model {
         if let Some(t) = &m.threshold {
             t.check()?;
         }
+        if let Some(s2) = &mut m.stage2 {
+            if m.version < VERSION {
+                return Err(Error::Model(format!(
+                    "a second stage needs format version {VERSION}, not {}",
+                    m.version
+                )));
+            }
+            s2.resolve()?;
+        }
         let k = m.columns.len();
         if let Some(forest) = &mut m.boost {
             forest
@@ -154,8 +175,9 @@ impl Model {
         bucket_of(&self.bucket_edges, area as f64)
     }
 
-    /// The templateness score of one feature row: the sigmoid of the trees' margin, or of
-    /// the row's bucket's linear model.
+    /// The first stage's templateness score of one feature row: the sigmoid of the trees'
+    /// margin, or of the row's bucket's linear model (a second stage needs the page around
+    /// the row: [`Model::score_page`]).
     pub fn score(&self, row: &[f32]) -> f32 {
         if let Some(forest) = &self.boost {
             return sigmoid(forest.margin(row) as f64) as f32;
@@ -168,7 +190,39 @@ impl Model {
         sigmoid(z) as f32
     }
 
-    /// Scores every node whose `scored[i]` is true; the others get NaN.
+    /// The final score of every node of the smoothing tree (`scored`, closed under parents,
+    /// as [`crate::segment::scored_mask`] makes it); the others get NaN. One stage: as
+    /// [`Model::score_all`]. Two: the second stage rescores the scored nodes from their rows
+    /// and the stacked features of the first stage's scores.
+    ///
+    /// # Complexity
+    /// O(n · COUNT) and the forests' O(trees · depth) a scored node, plus O(m log m) for the
+    /// m scored nodes' stacked features.
+    pub fn score_page(
+        &self,
+        dom: &Dom,
+        pf: &crate::features::PageFeatures,
+        scored: &[bool],
+    ) -> Vec<f32> {
+        let x = self.score_all(&pf.matrix, scored);
+        let Some(s2) = &self.stage2 else {
+            return x;
+        };
+        let tree = stack::Tree::from_scored(dom, &pf.counts, scored);
+        let s1: Vec<f32> = tree.nodes.iter().map(|&i| x[i as usize]).collect();
+        let z = stack::features(&tree, &s1);
+        let mut out = vec![f32::NAN; x.len()];
+        s2.score_into(
+            &tree,
+            |c| pf.matrix.row(tree.nodes[c] as usize),
+            &z,
+            |c, v| out[tree.nodes[c] as usize] = v,
+        );
+        out
+    }
+
+    /// Scores every node whose `scored[i]` is true with the first stage only; the others get
+    /// NaN.
     ///
     /// # Complexity
     /// O(n · COUNT).

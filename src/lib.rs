@@ -25,6 +25,7 @@ pub mod metrics;
 pub mod page;
 pub mod render;
 pub mod site;
+pub mod stack;
 pub mod structured;
 pub mod text;
 pub mod threshold;

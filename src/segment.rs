@@ -189,30 +189,46 @@ pub struct Segmentation {
     pub threshold: f32,
 }
 
-/// Scores and smooths one page.
+/// The smoothing tree: its root (`<body>`, else the first element) and, per node, whether it
+/// is in the tree: the root plus the visible elements of its subtree with an estimated area of
+/// at least `min_area` whose parent is in the tree (so the set is closed under parents).
 ///
 /// # Complexity
-/// O(n · COUNT) for scoring plus the solver's time on the m scored nodes (see
-/// `smoothing::solve`), and O(n) for everything else.
-pub fn segment(dom: &Dom, pf: &PageFeatures, model: &Model, opts: &SegmentOptions) -> Segmentation {
+/// O(n).
+pub fn scored_mask(dom: &Dom, pf: &PageFeatures, min_area: f32) -> (usize, Vec<bool>) {
     let n = dom.len();
     let root = dom
         .body()
         .or_else(|| (0..n).find(|&i| dom.node(i).kind == Kind::Element))
         .unwrap_or(0);
-    let rects = &pf.layout.rects;
-    // The smoothing tree: the root plus visible elements of its subtree with enough area.
     let mut scored = vec![false; n];
+    if n == 0 {
+        return (root, scored);
+    }
     let end = dom.node(root).end as usize;
     scored[root] = true;
     for i in root + 1..end {
         let node = dom.node(i);
         scored[i] = node.kind == Kind::Element
             && pf.visible[i]
-            && rects[i].area() >= opts.min_area
+            && pf.layout.rects[i].area() >= min_area
             && scored[node.parent as usize];
     }
-    let x = model.score_all(&pf.matrix, &scored);
+    (root, scored)
+}
+
+/// Scores and smooths one page.
+///
+/// # Complexity
+/// O(n · COUNT) for scoring (with a second stage O(m log m) more, see
+/// [`Model::score_page`]) plus the solver's time on the m scored nodes (see
+/// `smoothing::solve`), and O(n) for everything else.
+pub fn segment(dom: &Dom, pf: &PageFeatures, model: &Model, opts: &SegmentOptions) -> Segmentation {
+    let n = dom.len();
+    let rects = &pf.layout.rects;
+    let (root, scored) = scored_mask(dom, pf, opts.min_area);
+    let end = dom.node(root).end as usize;
+    let x = model.score_page(dom, pf, &scored);
 
     // Compact indices for the solver; weights count hidden element descendants.
     let mut compact = vec![NONE; n];

@@ -98,6 +98,9 @@ pub struct TrainOptions {
     pub labels: LabelSource,
     /// Feature set.
     pub features: FeatureSet,
+    /// Keep every page's smoothing tree and feature rows ([`PageRecord::tree`]), which
+    /// stacked models ([`FitOptions::stages`] 2) are fitted from.
+    pub keep_trees: bool,
 }
 
 /// What a model is fitted from: labels, features and classifier.
@@ -114,6 +117,12 @@ pub struct FitOptions {
     /// Columns of the feature set left out, bit k for column k of [`NAMES`] (ablations; see
     /// [`feature_mask`]). 0 keeps them all.
     pub without: u128,
+    /// 1: one forest. 2: stacked, a second forest over the node's features and the stacked
+    /// features of cross-fitted first-stage scores ([`crate::stack`], boosted trees only; the
+    /// records need [`TrainOptions::keep_trees`]).
+    pub stages: u8,
+    /// Boosting settings of the second stage.
+    pub stage2: BoostParams,
 }
 
 /// The mask of [`FitOptions::without`] for the named features.
@@ -142,6 +151,19 @@ pub struct Sample {
     pub sitelevel: Option<bool>,
     /// Gold-alignment label, when the page has gold text and the node has words.
     pub gold: Option<bool>,
+    /// The node's index in its page's [`PageTree`] (`u32::MAX` when the node is not in the
+    /// smoothing tree).
+    pub node: u32,
+}
+
+/// A page's smoothing tree and the feature rows of its nodes, what a stacked model's
+/// second stage is trained from.
+#[derive(Debug, Clone)]
+pub struct PageTree {
+    /// The tree, nodes in document order.
+    pub tree: crate::stack::Tree,
+    /// One feature row per tree node, in the tree's order.
+    pub rows: features::FeatureMatrix,
 }
 
 /// One page's record.
@@ -155,6 +177,8 @@ pub struct PageRecord {
     pub site: String,
     /// Its samples.
     pub samples: Vec<Sample>,
+    /// Its smoothing tree and rows, when [`TrainOptions::keep_trees`] asked for them.
+    pub tree: Option<PageTree>,
 }
 
 impl PageRecord {
@@ -203,8 +227,9 @@ pub fn collect(opts: &TrainOptions) -> Result<Vec<PageRecord>> {
         for group in group_manifest(&m) {
             let mut out: Vec<PageRecord> = Vec::new();
             let entry_of = |p: &str| (*by_id[p]).clone();
+            let keep = opts.keep_trees;
             let make = |page: &Page, labels: Option<&[bool]>, gold: Option<String>| {
-                page_samples(page, labels, gold.as_deref(), &fopts)
+                page_samples(page, labels, gold.as_deref(), &fopts, keep)
             };
             if group.pages.len() >= opts.run.sitelevel.min_pages {
                 run_site(
@@ -212,11 +237,12 @@ pub fn collect(opts: &TrainOptions) -> Result<Vec<PageRecord>> {
                     &opts.run,
                     |p, page, labels| make(page, Some(labels), read_gold(p.gold.as_ref())),
                     |p, outcome| match outcome {
-                        Outcome::Labelled(samples) => out.push(PageRecord {
+                        Outcome::Labelled((samples, tree)) => out.push(PageRecord {
                             entry: entry_of(&p.path),
                             root: m.root.clone(),
                             site: group.name.clone(),
                             samples,
+                            tree,
                         }),
                         Outcome::Failed(e) => eprintln!("train: {}: {e}", p.path),
                         Outcome::Skipped(_) => {}
@@ -233,7 +259,8 @@ pub fn collect(opts: &TrainOptions) -> Result<Vec<PageRecord>> {
 }
 
 /// Computes a page's samples from its SiteLevel labels and gold text, when known.
-type MakeSamples<'a> = dyn Fn(&Page, Option<&[bool]>, Option<String>) -> Vec<Sample> + Sync + 'a;
+type MakeSamples<'a> =
+    dyn Fn(&Page, Option<&[bool]>, Option<String>) -> (Vec<Sample>, Option<PageTree>) + Sync + 'a;
 
 /// Pages of a site SiteLevel cannot label: samples with gold labels only.
 fn plain_pages(
@@ -254,11 +281,13 @@ fn plain_pages(
                     return None;
                 }
             };
+            let (samples, tree) = make(&page, None, read_gold(p.gold.as_ref()));
             Some(PageRecord {
                 entry: entry_of(&p.path),
                 root: root.to_path_buf(),
                 site: group.name.clone(),
-                samples: make(&page, None, read_gold(p.gold.as_ref())),
+                samples,
+                tree,
             })
         })
         .collect()
@@ -268,18 +297,26 @@ fn read_gold(path: Option<&PathBuf>) -> Option<String> {
     path.and_then(|p| std::fs::read_to_string(p).ok())
 }
 
-/// The samples of one page: transformed rows of its scored nodes with their labels.
+/// The samples of one page: rows of its scored nodes with their labels; with `keep_tree`
+/// also its smoothing tree and the rows of the tree's nodes.
 fn page_samples(
     page: &Page,
     labels: Option<&[bool]>,
     gold: Option<&str>,
     fopts: &FeatureOptions,
-) -> Vec<Sample> {
+    keep_tree: bool,
+) -> (Vec<Sample>, Option<PageTree>) {
     let dom = &page.dom;
     let pf = features::compute(dom, page.url.as_deref(), fopts);
     let Some(body) = dom.body() else {
-        return Vec::new();
+        return (Vec::new(), None);
     };
+    let (_, scored) = crate::segment::scored_mask(dom, &pf, DEFAULT_MIN_AREA);
+    let tree = crate::stack::Tree::from_scored(dom, &pf.counts, &scored);
+    let mut compact = vec![u32::MAX; dom.len()];
+    for (c, &i) in tree.nodes.iter().enumerate() {
+        compact[i as usize] = c as u32;
+    }
     let nodes = labelled_nodes(dom, body, &pf);
     // SiteLevel word shares: visible words in template-labelled text per subtree (all
     // visible words per subtree are already in the feature counts).
@@ -297,7 +334,7 @@ fn page_samples(
     });
     let alignment = gold.map(|g| align(dom, &pf.visible, g));
     let step = nodes.len().div_ceil(MAX_SAMPLES_PER_PAGE).max(1);
-    nodes
+    let samples = nodes
         .iter()
         .step_by(step)
         .map(|&i| {
@@ -317,9 +354,22 @@ fn page_samples(
                     .as_ref()
                     .and_then(|a| a.share(i))
                     .map(gold_template),
+                node: compact[i],
             }
         })
-        .collect()
+        .collect();
+    let tree = keep_tree.then(|| {
+        let data: Vec<f32> = tree
+            .nodes
+            .iter()
+            .flat_map(|&i| pf.matrix.row(i as usize).iter().copied())
+            .collect();
+        PageTree {
+            rows: features::FeatureMatrix::from_data(data),
+            tree,
+        }
+    });
+    (samples, tree)
 }
 
 /// The nodes that get labels: visible elements of `<body>` (from `body` on) whose estimated
@@ -375,6 +425,9 @@ pub fn fit(
     fo: &FitOptions,
     provenance: String,
 ) -> Result<Model> {
+    if fo.stages >= 2 {
+        return fit_stacked(records, &use_page, fo, provenance);
+    }
     let names: Vec<String> = fo
         .features
         .names()
@@ -407,6 +460,7 @@ pub fn fit(
         boost: None,
         provenance,
         threshold: None,
+        stage2: None,
     };
     if fo.classifier == Classifier::Boost {
         let x: Vec<Vec<f32>> = rows
@@ -417,18 +471,11 @@ pub fn fit(
         // Classes weigh the same in total, as the regressions' balanced down-sampling does, and
         // a node weighs ln(2 + words) more: word-F1 counts words, so long blocks matter more,
         // but not linearly, or one long article would outweigh a page of short items.
-        let pos = y.iter().filter(|&&t| t).count().max(1) as f32;
-        let neg = (y.len() as f32 - pos).max(1.0);
-        let half = y.len() as f32 / 2.0;
-        let w: Vec<f32> = y
+        let words: Vec<f32> = rows
             .iter()
-            .zip(&rows)
-            .map(|(&t, r)| {
-                let words = r.1.x[crate::features::f::NUM_WORDS];
-                let class = if t { half / pos } else { half / neg };
-                class * (2.0 + words).ln()
-            })
+            .map(|r| r.1.x[crate::features::f::NUM_WORDS])
             .collect();
+        let w = sample_weights(&y, &words);
         let mut forest = boost::fit(
             &boost::Samples {
                 rows: &x,
@@ -458,6 +505,141 @@ pub fn fit(
                 .map_err(|e| Error::Model(format!("bucket {b}: {e}")))
         })
         .collect::<Result<Vec<BucketModel>>>()?;
+    Ok(model)
+}
+
+/// The boosted trees' sample weights: classes weigh the same in total, and a node weighs
+/// ln(2 + words) more. O(s).
+fn sample_weights(y: &[bool], words: &[f32]) -> Vec<f32> {
+    let pos = y.iter().filter(|&&t| t).count().max(1) as f32;
+    let neg = (y.len() as f32 - pos).max(1.0);
+    let half = y.len() as f32 / 2.0;
+    y.iter()
+        .zip(words)
+        .map(|(&t, &words)| {
+            let class = if t { half / pos } else { half / neg };
+            class * (2.0 + words).ln()
+        })
+        .collect()
+}
+
+/// Fits a stacked model on the pages for which `use_page` holds: the first stage as [`fit`]
+/// does, and the second on the nodes' rows and stacked features ([`crate::stack`]) of
+/// first-stage scores **cross-fitted by site fold**: the pages of fold j are scored by a
+/// first stage fitted on the chosen pages of the other folds, so the second stage learns from
+/// scores distributed as on pages the first stage never saw. (Inside [`cross_validate`],
+/// whose `use_page` leaves out fold k, the held-out fold is never fitted on at either stage.)
+///
+/// # Errors
+/// As [`fit`]; [`Error::Model`] when the records have no trees or the classifier is not
+/// boosted.
+///
+/// # Complexity
+/// One first-stage fit per fold that has chosen pages, plus one on all of them, one scoring
+/// of every chosen page's tree, and one second-stage fit.
+fn fit_stacked(
+    records: &[PageRecord],
+    use_page: &dyn Fn(&PageRecord) -> bool,
+    fo: &FitOptions,
+    provenance: String,
+) -> Result<Model> {
+    if fo.classifier != Classifier::Boost {
+        return Err(Error::Model("a stacked model needs boosted trees".into()));
+    }
+    let one = FitOptions { stages: 1, ..*fo };
+    let mut s1: Vec<Option<Vec<f32>>> = vec![None; records.len()];
+    for j in 0..FOLDS {
+        let mine: Vec<usize> = (0..records.len())
+            .filter(|&i| records[i].fold() == j && use_page(&records[i]))
+            .collect();
+        if mine.is_empty() {
+            continue;
+        }
+        if mine.iter().any(|&i| records[i].tree.is_none()) {
+            return Err(Error::Model(
+                "a stacked model needs the pages' trees (TrainOptions::keep_trees)".into(),
+            ));
+        }
+        let inner = fit(
+            records,
+            |r| r.fold() != j && use_page(r),
+            &one,
+            String::new(),
+        )?;
+        let scores: Vec<(usize, Vec<f32>)> = mine
+            .par_iter()
+            .filter_map(|&i| {
+                let t = records[i].tree.as_ref()?;
+                Some((i, inner.score_all(&t.rows, &vec![true; t.tree.len()])))
+            })
+            .collect();
+        for (i, s) in scores {
+            s1[i] = Some(s);
+        }
+    }
+    let mut model = fit(records, use_page, &one, provenance)?;
+    let names: Vec<String> = model
+        .features
+        .iter()
+        .cloned()
+        .chain(crate::stack::STACK_NAMES.iter().map(|s| s.to_string()))
+        .collect();
+    let cols = crate::stack::stacked_columns(&names)?;
+    let per_page: Vec<Vec<(Vec<f32>, bool, f32)>> = (0..records.len())
+        .into_par_iter()
+        .map(|i| {
+            let (r, Some(s)) = (&records[i], s1[i].as_ref()) else {
+                return Vec::new();
+            };
+            let Some(t) = &r.tree else {
+                return Vec::new();
+            };
+            let z = crate::stack::features(&t.tree, s);
+            let k = crate::stack::STACK_COUNT;
+            r.samples
+                .iter()
+                .filter(|smp| smp.node != u32::MAX)
+                .filter_map(|smp| {
+                    let y = label(smp, fo.labels)?;
+                    let c = smp.node as usize;
+                    let x: Vec<f32> = cols
+                        .iter()
+                        .map(|&col| match col < COUNT {
+                            true => smp.x[col],
+                            false => z[c * k + col - COUNT],
+                        })
+                        .collect();
+                    Some((x, y, smp.x[crate::features::f::NUM_WORDS]))
+                })
+                .collect()
+        })
+        .collect();
+    let rows: Vec<(Vec<f32>, bool, f32)> = per_page.into_iter().flatten().collect();
+    if rows.is_empty() {
+        return Err(Error::Model(
+            "no labelled samples for the second stage".into(),
+        ));
+    }
+    let y: Vec<bool> = rows.iter().map(|r| r.1).collect();
+    let words: Vec<f32> = rows.iter().map(|r| r.2).collect();
+    let x: Vec<Vec<f32>> = rows.into_iter().map(|r| r.0).collect();
+    let w = sample_weights(&y, &words);
+    let forest = boost::fit(
+        &boost::Samples {
+            rows: &x,
+            labels: &y,
+            weights: &w,
+        },
+        &fo.stage2,
+    );
+    let mut stage2 = crate::stack::Stage2 {
+        features: names,
+        forest,
+        columns: Vec::new(),
+    };
+    stage2.resolve()?;
+    model.stage2 = Some(stage2);
+    model.version = crate::classify::VERSION;
     Ok(model)
 }
 

@@ -514,3 +514,57 @@ fn threshold_model_flag_needs_a_threshold_part_and_uses_it() {
     assert_ne!(learned, run(&["--threshold", "0.3"]));
     std::fs::remove_file(&path).ok();
 }
+
+/// `train --stages 2` writes a stacked model (version 4, a second stage reading the stacked
+/// features) that is byte-identical for one and two threads, and the pipeline's output with it
+/// is the same for any thread count.
+#[test]
+fn train_stacked_is_deterministic() {
+    let Some(data) = common::data_or_skip("train_stacked_is_deterministic") else {
+        return;
+    };
+    let dir = std::env::temp_dir().join(format!("pagelevel-stacked-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let train = |threads: &str, name: &str| {
+        let out = dir.join(name);
+        let status = bin()
+            .args(["-j", threads, "train", "--sets", "cleaneval-dev"])
+            .args(["--trees", "4", "--depth", "3", "--stages", "2"])
+            .args(["--stage2-trees", "4", "--stage2-depth", "3", "--data"])
+            .arg(&data)
+            .arg("--out")
+            .arg(&out)
+            .output()
+            .unwrap();
+        assert!(
+            status.status.success(),
+            "{}",
+            String::from_utf8_lossy(&status.stderr)
+        );
+        (std::fs::read_to_string(&out).unwrap(), out)
+    };
+    let (a, path) = train("1", "a.json");
+    let (b, _) = train("2", "b.json");
+    assert_eq!(a, b);
+    let m = pagelevel::classify::Model::from_json(&a).unwrap();
+    assert_eq!(m.version, pagelevel::classify::VERSION);
+    let s2 = m.stage2.as_ref().expect("a second stage");
+    assert_eq!(s2.forest.trees(), 4);
+    assert!(s2.features.iter().any(|n| n == "s1_parent"));
+    assert!(m.provenance.contains("--stages 2 --stage2-trees 4"));
+    let pages = examples();
+    let extract = |threads: &str| {
+        let o = bin()
+            .args(["-j", threads, "extract", "--model"])
+            .arg(&path)
+            .args(&pages)
+            .output()
+            .unwrap();
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+        o.stdout
+    };
+    let one = extract("1");
+    assert!(!one.is_empty());
+    assert_eq!(one, extract("2"));
+    std::fs::remove_dir_all(&dir).ok();
+}

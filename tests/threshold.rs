@@ -1,7 +1,7 @@
 //! The learned page-level threshold: page summaries and tree fitting on hand-worked cases,
 //! the model file's optional threshold part, and the pipeline on small pages written here.
 
-use pagelevel::classify::{Model, VERSION, VERSION_WITHOUT_THRESHOLD};
+use pagelevel::classify::{Model, VERSION, VERSION_THRESHOLD, VERSION_WITHOUT_THRESHOLD};
 use pagelevel::dom::Kind;
 use pagelevel::features::{self, FeatureOptions};
 use pagelevel::pipeline::{analyze, Options};
@@ -256,7 +256,7 @@ fn model_files_with_and_without_the_threshold_part_load() {
     assert!(!json.contains("\"threshold\":{"));
 
     let mut with = embedded.clone();
-    with.version = VERSION;
+    with.version = VERSION_THRESHOLD;
     with.threshold = Some(tree(vec![Node::Leaf { threshold: 0.4 }]));
     let back = Model::from_json(&serde_json::to_string(&with).unwrap()).unwrap();
     assert_eq!(back.threshold, with.threshold);
@@ -264,7 +264,9 @@ fn model_files_with_and_without_the_threshold_part_load() {
     // A broken threshold part is a model error.
     with.threshold = Some(tree(vec![Node::Leaf { threshold: 2.0 }]));
     assert!(Model::from_json(&serde_json::to_string(&with).unwrap()).is_err());
-    assert_eq!(VERSION_WITHOUT_THRESHOLD + 1, VERSION);
+    // The threshold part came with version 3, the second stage with 4.
+    assert_eq!(VERSION_WITHOUT_THRESHOLD + 1, VERSION_THRESHOLD);
+    assert_eq!(VERSION_THRESHOLD + 1, VERSION);
 }
 
 /// A page of `n` paragraphs of prose under <article>, with a nav of links and a footer.

@@ -5,6 +5,7 @@ use std::time::Instant;
 
 use pagelevel::features::{self, FeatureOptions};
 use pagelevel::manifest::Manifest;
+use pagelevel::segment::scored_mask;
 use pagelevel::{decode, dom, input};
 
 /// Arguments of `pagelevel bench`.
@@ -139,10 +140,9 @@ pub fn run(args: Args) -> anyhow::Result<usize> {
             let d = decode::decode_for_url(b, None, u);
             if let Ok(dom) = dom::parse_plain_within(&d.text, &limits, &none) {
                 let pf = features::compute(&dom, u, &opts);
-                let scored: Vec<bool> = (0..dom.len())
-                    .map(|i| pf.visible[i] && pf.layout.rects[i].area() >= popts.segment.min_area)
-                    .collect();
-                std::hint::black_box(model.score_all(&pf.matrix, &scored));
+                // The smoothing tree's nodes, scored by every stage of the model.
+                let (_, scored) = scored_mask(&dom, &pf, popts.segment.min_area);
+                std::hint::black_box(model.score_page(&dom, &pf, &scored));
             }
         }),
     ));

@@ -56,6 +56,17 @@ pub struct Args {
     /// Boosting: share of the samples each tree sees.
     #[arg(long, default_value_t = BoostParams::default().subsample)]
     subsample: f64,
+    /// Stages: 1 (one forest) or 2 (stacked: a second forest over the node's features and
+    /// features of the first stage's scores around it, trained on first-stage scores
+    /// cross-fitted by site fold; see `src/stack.rs`). --trees sets the first stage's trees.
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u8).range(1..=2))]
+    stages: u8,
+    /// Boosting, second stage: number of trees.
+    #[arg(long, default_value_t = 50)]
+    stage2_trees: usize,
+    /// Boosting, second stage: depth of every tree.
+    #[arg(long, default_value_t = BoostParams::default().depth)]
+    stage2_depth: u32,
     /// Where to write the model (trained on all pages).
     #[arg(long, short, default_value = "data/model.json")]
     out: PathBuf,
@@ -107,6 +118,7 @@ pub fn run(args: Args) -> anyhow::Result<usize> {
         run: RunOptions::default(),
         labels: args.labels,
         features: args.features,
+        keep_trees: args.stages >= 2,
     };
     let fo = FitOptions {
         labels: args.labels,
@@ -120,6 +132,14 @@ pub fn run(args: Args) -> anyhow::Result<usize> {
             ..BoostParams::default()
         },
         without: feature_mask(&args.without_features)?,
+        stages: args.stages,
+        stage2: BoostParams {
+            trees: args.stage2_trees,
+            depth: args.stage2_depth,
+            learning_rate: args.learning_rate,
+            subsample: args.subsample,
+            ..BoostParams::default()
+        },
     };
     let records = collect(&opts)?;
     let samples: usize = records.iter().map(|r| r.samples.len()).sum();
@@ -130,7 +150,9 @@ pub fn run(args: Args) -> anyhow::Result<usize> {
         sites.len()
     );
 
-    let held = fit(&records, |r| r.fold() != 0, &fo, String::new())?;
+    // The per-bucket table is the first stage's (a stacked fit here would cost five more).
+    let fo1 = FitOptions { stages: 1, ..fo };
+    let held = fit(&records, |r| r.fold() != 0, &fo1, String::new())?;
     let report = validate(&held, &records, |r| r.fold() == 0, args.labels);
     println!("Per-bucket validation (trained on folds 1-4, validated on fold 0's sites):\n");
     println!("| bucket | area px² | train samples (balanced) | validation samples (template share) | accuracy | AUC |");
@@ -198,11 +220,12 @@ pub fn run(args: Args) -> anyhow::Result<usize> {
         }
         let groups = by_group(&records, scored);
         println!(
-            "\nOut-of-fold word-F1 ({} folds by site; labels {:?}, features {:?}, classifier {:?}, variant {:?}):\n",
+            "\nOut-of-fold word-F1 ({} folds by site; labels {:?}, features {:?}, classifier {:?}, stages {}, variant {:?}):\n",
             pagelevel::train::FOLDS,
             args.labels,
             args.features,
             args.classifier,
+            args.stages,
             args.pipeline.variant
         );
         println!("| set | pages | mean F1 | median F1 |");
@@ -252,6 +275,14 @@ pub fn run(args: Args) -> anyhow::Result<usize> {
             }
         )
         .to_lowercase()
+            + &match args.stages {
+                1 => String::new(),
+                s => format!(
+                    " --stages {s} --stage2-trees {} --stage2-depth {}",
+                    args.stage2_trees, args.stage2_depth
+                ),
+            }
+        .to_lowercase()
             + &if args.without_features.is_empty() {
                 String::new()
             } else {
@@ -260,7 +291,7 @@ pub fn run(args: Args) -> anyhow::Result<usize> {
         let mut model = fit(&records, |_| true, &fo, provenance)?;
         if let Some(t) = threshold_part {
             model.threshold = Some(t);
-            model.version = pagelevel::classify::VERSION;
+            model.version = model.version.max(pagelevel::classify::VERSION_THRESHOLD);
         }
         for (b, r) in model.buckets.iter_mut().zip(&report) {
             b.val_accuracy = Some((r.accuracy * 1e4).round() / 1e4);
