@@ -1,8 +1,9 @@
 //! Training the classifier, and measuring it honestly out of fold.
 //!
 //! Every page of the given manifests gives samples: one per scored node (visible, in
-//! `<body>`, estimated area ≥ 2,000 px², at most [`MAX_SAMPLES_PER_PAGE`] per page), with
-//! its feature row and up to two labels:
+//! `<body>`, estimated area ≥ 2,000 px², by default at most [`MAX_SAMPLES_PER_PAGE`] per
+//! page, see [`Sampling`]), with its feature row and up to two labels, each with the
+//! template word share it is cut from (the soft target of [`Targets::Soft`]):
 //! - **SiteLevel** (the paper's section 5.1): on sites with at least `min_pages` pages in a
 //!   manifest, SiteLevel(θ) labels text nodes; a node is template when more than half of its
 //!   visible words are in template text. (SiteLevel's own element labels use an
@@ -13,6 +14,8 @@
 //!   words ([`crate::align`]); a node is template when less than half of its words align.
 //!
 //! [`LabelSource::Both`] takes the gold label where there is one and SiteLevel's otherwise.
+//! The boosted trees weigh samples by [`sample_weights`] (class balance × a word weight,
+//! optionally normalised per page); the regressions balance classes by down-sampling.
 //! Sites are assigned to folds by a hash of their name, so a site is never in both training
 //! and validation; [`cross_validate`] reports word-F1 on every page from a model that never
 //! saw its site. The area-bucket edges are the quartiles of the training samples' areas.

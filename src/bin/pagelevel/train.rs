@@ -277,18 +277,20 @@ pub fn run(args: Args) -> anyhow::Result<usize> {
     }
     if !args.dry_run {
         let provenance = format!(
-            "pagelevel train --sets {} --max-samples {} --sampling {:?} --labels {:?} --features {:?} --classifier {:?}{} (all pages)",
+            "pagelevel train --sets {}{} --labels {:?} --features {:?} --classifier {:?}{} (all pages)",
             args.sets.join(","),
-            args.max_samples,
-            args.sampling,
+            sampling_options(&args),
             args.labels,
             args.features,
             args.classifier,
             match args.classifier {
                 Classifier::Boost => format!(
-                    " --trees {} --depth {} --learning-rate {} --subsample {} --lambda {} --min-child-hessian {} --targets {:?} --sample-weight {:?} --page-norm {:?}",
-                    args.trees, args.depth, args.learning_rate, args.subsample, args.lambda,
-                    args.min_child_hessian, args.targets, args.sample_weight, args.page_norm
+                    " --trees {} --depth {} --learning-rate {} --subsample {}{}",
+                    args.trees,
+                    args.depth,
+                    args.learning_rate,
+                    args.subsample,
+                    sample_options(&args)
                 ),
                 Classifier::Lr => String::new(),
             }
@@ -314,6 +316,42 @@ pub fn run(args: Args) -> anyhow::Result<usize> {
         eprintln!("train: wrote {}", args.out.display());
     }
     Ok(0)
+}
+
+/// The boosting options beyond the first four that differ from their defaults, as train arguments
+/// (the provenance of a default run stays what the embedded model records).
+fn sample_options(args: &Args) -> String {
+    let b = BoostParams::default();
+    let mut out = String::new();
+    if args.lambda != b.lambda {
+        out += &format!(" --lambda {}", args.lambda);
+    }
+    if args.min_child_hessian != b.min_child_hessian {
+        out += &format!(" --min-child-hessian {}", args.min_child_hessian);
+    }
+    if args.targets != Targets::Hard {
+        out += &format!(" --targets {:?}", args.targets);
+    }
+    if args.sample_weight != WordWeight::Log {
+        out += &format!(" --sample-weight {:?}", args.sample_weight);
+    }
+    if args.page_norm != PageNorm::None {
+        out += &format!(" --page-norm {:?}", args.page_norm);
+    }
+    out
+}
+
+/// The sampling options that differ from their defaults, as train arguments.
+fn sampling_options(args: &Args) -> String {
+    let s = Sampling::default();
+    let mut out = String::new();
+    if args.max_samples != s.max {
+        out += &format!(" --max-samples {}", args.max_samples);
+    }
+    if args.sampling != s.order {
+        out += &format!(" --sampling {:?}", args.sampling);
+    }
+    out
 }
 
 /// The variants --cv scores: --variant first, then each of --cv-variants (the Viterbi ones
