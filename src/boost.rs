@@ -5,7 +5,7 @@
 //!   `d`: its `2^d − 1` split nodes are stored level by level (children of node k are 2k+1 and
 //!   2k+2), so a row reaches its leaf with `d` compare-and-shift steps and no pointer chasing.
 //!   A node that found no useful split gets threshold `f32::MAX`, sending every row left.
-//! - **Training.** Logistic loss, second-order (Newton) leaf values, depth-wise growth on
+//! - **Training.** Logistic loss (targets in [0, 1], so soft targets too), second-order (Newton) leaf values, depth-wise growth on
 //!   quantile histograms (at most [`MAX_BINS`] bins per feature), L2 leaf regularisation λ,
 //!   a minimum hessian per child, shrinkage η and seeded row subsampling per tree.
 //!   Histograms are built per feature in parallel; each feature's sum runs in sample order,
@@ -226,8 +226,9 @@ pub const LANES: usize = 8;
 pub struct Samples<'a> {
     /// Feature values per sample (all the same length).
     pub rows: &'a [Vec<f32>],
-    /// Label per sample (true = template).
-    pub labels: &'a [bool],
+    /// Target per sample in [0, 1]: 1 = template, 0 = content; a value between is a soft
+    /// target (the logistic loss's minimum is at p = target).
+    pub targets: &'a [f32],
     /// Weight per sample.
     pub weights: &'a [f32],
 }
@@ -276,11 +277,9 @@ pub fn fit(data: &Samples<'_>, params: &BoostParams) -> Forest {
         .collect();
     let (mut wp, mut wn) = (0.0f64, 0.0f64);
     for i in 0..n {
-        if data.labels[i] {
-            wp += data.weights[i] as f64;
-        } else {
-            wn += data.weights[i] as f64;
-        }
+        let (w, y) = (data.weights[i], data.targets[i]);
+        wp += (w * y) as f64;
+        wn += (w * (1.0 - y)) as f64;
     }
     let base = if wp > 0.0 && wn > 0.0 {
         (wp / wn).ln() as f32
@@ -306,7 +305,7 @@ pub fn fit(data: &Samples<'_>, params: &BoostParams) -> Forest {
         for i in 0..n {
             let p = 1.0 / (1.0 + (-margin[i]).exp());
             let w = data.weights[i];
-            grad[i] = w * (p - data.labels[i] as u8 as f32);
+            grad[i] = w * (p - data.targets[i]);
             hess[i] = (w * p * (1.0 - p)).max(1e-6 * w);
         }
         // Seeded partial Fisher–Yates: the tree's rows, in ascending order.
@@ -492,9 +491,10 @@ mod tests {
             labels.push((a > 0.45) != (b > 0.45));
         }
         let weights = vec![1.0; rows.len()];
+        let targets: Vec<f32> = labels.iter().map(|&y| y as u8 as f32).collect();
         let data = Samples {
             rows: &rows,
-            labels: &labels,
+            targets: &targets,
             weights: &weights,
         };
         let params = BoostParams {
@@ -523,9 +523,10 @@ mod tests {
             .map(|r| r[0] * 3.0 + r[2] > r[1] / 4.0)
             .collect();
         let weights: Vec<f32> = labels.iter().map(|&y| if y { 1.5 } else { 0.7 }).collect();
+        let targets: Vec<f32> = labels.iter().map(|&y| y as u8 as f32).collect();
         let data = Samples {
             rows: &rows,
-            labels: &labels,
+            targets: &targets,
             weights: &weights,
         };
         let p = BoostParams {
@@ -544,6 +545,73 @@ mod tests {
             .install(|| fit(&data, &p));
         assert_eq!(one, two);
         assert_eq!(one.trees(), 8);
+    }
+
+    #[test]
+    fn soft_targets_are_fitted_as_probabilities() {
+        // Two groups told apart by feature 0, each with targets averaging 0.2 (left) and 0.8
+        // (right) under equal weights. The base is ln(Σwy / Σw(1−y)) = ln(1/1) = 0; the
+        // logistic loss's minimum in each group is p = its mean target, so with λ = 0 and
+        // enough trees the margins reach logit(0.2) = −ln 4 and logit(0.8) = ln 4.
+        let mut rows = Vec::new();
+        let mut targets = Vec::new();
+        for i in 0..200u32 {
+            let right = i % 2 == 1;
+            rows.push(vec![right as u8 as f32]);
+            // 0.1 and 0.3 alternate within a group (mean 0.2); the right group mirrors it.
+            let t = if i % 4 < 2 { 0.1 } else { 0.3 };
+            targets.push(if right { 1.0 - t } else { t });
+        }
+        let weights = vec![1.0; rows.len()];
+        let data = Samples {
+            rows: &rows,
+            targets: &targets,
+            weights: &weights,
+        };
+        let params = BoostParams {
+            trees: 60,
+            depth: 1,
+            learning_rate: 0.5,
+            lambda: 0.0,
+            subsample: 1.0,
+            ..BoostParams::default()
+        };
+        let f = resolved(fit(&data, &params), 1);
+        assert!(f.base.abs() < 1e-6, "{}", f.base);
+        let ln4 = 4f32.ln();
+        assert!(
+            (f.margin(&[0.0]) + ln4).abs() < 1e-3,
+            "{}",
+            f.margin(&[0.0])
+        );
+        assert!(
+            (f.margin(&[1.0]) - ln4).abs() < 1e-3,
+            "{}",
+            f.margin(&[1.0])
+        );
+    }
+
+    #[test]
+    fn soft_base_is_the_weighted_target_odds() {
+        // One constant feature offers no split: the forest is its base,
+        // ln(Σ w·y / Σ w·(1−y)).
+        let rows = vec![vec![1.0f32]; 3];
+        let fit_base = |targets: &[f32], weights: &[f32]| {
+            let data = Samples {
+                rows: &rows,
+                targets,
+                weights,
+            };
+            fit(&data, &BoostParams::default()).base
+        };
+        // (0.25 + 0.25 + 1) / (0.75 + 0.75 + 0) = 1.
+        assert_eq!(fit_base(&[0.25, 0.25, 1.0], &[1.0, 1.0, 1.0]), 0.0);
+        // (1·0.25 + 3·1 + 0) / (1·0.75 + 0 + 0) = 13/3.
+        let b = fit_base(&[0.25, 1.0, 0.25], &[1.0, 3.0, 0.0]);
+        assert!((b - (13.0f32 / 3.0).ln()).abs() < 1e-6, "{b}");
+        // Three samples of target 0.3: 0.9 / 2.1.
+        let b = fit_base(&[0.3, 0.3, 0.3], &[1.0, 1.0, 1.0]);
+        assert!((b - (0.3f32 / 0.7).ln()).abs() < 1e-6, "{b}");
     }
 
     #[test]

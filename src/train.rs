@@ -1,8 +1,9 @@
 //! Training the classifier, and measuring it honestly out of fold.
 //!
 //! Every page of the given manifests gives samples: one per scored node (visible, in
-//! `<body>`, estimated area ≥ 2,000 px², at most [`MAX_SAMPLES_PER_PAGE`] per page), with
-//! its feature row and up to two labels:
+//! `<body>`, estimated area ≥ 2,000 px², by default at most [`MAX_SAMPLES_PER_PAGE`] per
+//! page, see [`Sampling`]), with its feature row and up to two labels, each with the
+//! template word share it is cut from (the soft target of [`Targets::Soft`]):
 //! - **SiteLevel** (the paper's section 5.1): on sites with at least `min_pages` pages in a
 //!   manifest, SiteLevel(θ) labels text nodes; a node is template when more than half of its
 //!   visible words are in template text. (SiteLevel's own element labels use an
@@ -13,6 +14,8 @@
 //!   words ([`crate::align`]); a node is template when less than half of its words align.
 //!
 //! [`LabelSource::Both`] takes the gold label where there is one and SiteLevel's otherwise.
+//! The boosted trees weigh samples by [`sample_weights`] (class balance × a word weight,
+//! optionally normalised per page); the regressions balance classes by down-sampling.
 //! Sites are assigned to folds by a hash of their name, so a site is never in both training
 //! and validation; [`cross_validate`] reports word-F1 on every page from a model that never
 //! saw its site. The area-bucket edges are the quartiles of the training samples' areas.
@@ -36,6 +39,67 @@ use crate::{Error, Page, Result};
 
 /// Most samples kept from one page (every k-th scored node), so large pages do not dominate.
 pub const MAX_SAMPLES_PER_PAGE: usize = 250;
+
+/// Which nodes of a page become samples when it has more than [`Sampling::max`] scored nodes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum SampleOrder {
+    /// Every k-th node in document order.
+    Document,
+    /// Every k-th node by descending area (ties in document order): one node from each run of
+    /// k in area order, so the few large containers are represented as the many small blocks.
+    Area,
+    /// Every k-th node by ascending depth (ties in document order): one from each run of k.
+    Depth,
+}
+
+/// How a page's scored nodes are thinned to samples.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Sampling {
+    /// Most samples per page; 0 keeps every scored node.
+    pub max: usize,
+    /// Which ones are kept.
+    pub order: SampleOrder,
+}
+
+impl Default for Sampling {
+    fn default() -> Self {
+        Sampling {
+            max: MAX_SAMPLES_PER_PAGE,
+            order: SampleOrder::Document,
+        }
+    }
+}
+
+/// What the boosted trees are fitted to (the regressions always take the 0/1 labels).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum Targets {
+    /// 0/1 labels: template when more than half of the node's words are template.
+    Hard,
+    /// The node's template word share in [0, 1] (gold: 1 − aligned share; SiteLevel: share
+    /// of words in template text), as the logistic loss's target.
+    Soft,
+}
+
+/// How a sample's words scale its weight in the boosted fit (on top of the class balance).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum WordWeight {
+    /// Every sample weighs the same.
+    Equal,
+    /// ln(2 + words).
+    Log,
+    /// √(1 + words).
+    Sqrt,
+}
+
+/// Whether the boosted fit's weights are normalised per page.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum PageNorm {
+    /// No: a page weighs the sum of its samples' weights.
+    None,
+    /// Each page's samples sum to the same weight (the mean page's), as word-F1 averages
+    /// pages: a page with 250 samples counts as much as one with 20.
+    Page,
+}
 /// Most samples per class and bucket given to one regression (chosen deterministically).
 pub const MAX_PER_CLASS: usize = 25_000;
 /// L2 regularisation strength given to smartcore.
@@ -101,6 +165,8 @@ pub struct TrainOptions {
     /// Keep every page's smoothing tree and feature rows ([`PageRecord::tree`]), which
     /// stacked models ([`FitOptions::stages`] 2) are fitted from.
     pub keep_trees: bool,
+    /// Which scored nodes become samples.
+    pub sampling: Sampling,
 }
 
 /// What a model is fitted from: labels, features and classifier.
@@ -123,6 +189,12 @@ pub struct FitOptions {
     pub stages: u8,
     /// Boosting settings of the second stage.
     pub stage2: BoostParams,
+    /// Boosted trees: hard or soft targets.
+    pub targets: Targets,
+    /// Boosted trees: weight of a sample's words.
+    pub word_weight: WordWeight,
+    /// Boosted trees: per-page normalisation of the weights.
+    pub page_norm: PageNorm,
 }
 
 /// The mask of [`FitOptions::without`] for the named features.
@@ -151,6 +223,11 @@ pub struct Sample {
     pub sitelevel: Option<bool>,
     /// Gold-alignment label, when the page has gold text and the node has words.
     pub gold: Option<bool>,
+    /// SiteLevel template share: the share of the node's visible words in template text (its
+    /// own 0/1 label without words); present with `sitelevel`.
+    pub sitelevel_share: Option<f32>,
+    /// Gold template share: 1 − aligned word share; present with `gold`.
+    pub gold_share: Option<f32>,
     /// The node's index in its page's [`PageTree`] (`u32::MAX` when the node is not in the
     /// smoothing tree).
     pub node: u32,
@@ -229,7 +306,7 @@ pub fn collect(opts: &TrainOptions) -> Result<Vec<PageRecord>> {
             let entry_of = |p: &str| (*by_id[p]).clone();
             let keep = opts.keep_trees;
             let make = |page: &Page, labels: Option<&[bool]>, gold: Option<String>| {
-                page_samples(page, labels, gold.as_deref(), &fopts, keep)
+                page_samples(page, labels, gold.as_deref(), &fopts, &opts.sampling, keep)
             };
             if group.pages.len() >= opts.run.sitelevel.min_pages {
                 run_site(
@@ -304,6 +381,7 @@ fn page_samples(
     labels: Option<&[bool]>,
     gold: Option<&str>,
     fopts: &FeatureOptions,
+    sampling: &Sampling,
     keep_tree: bool,
 ) -> (Vec<Sample>, Option<PageTree>) {
     let dom = &page.dom;
@@ -333,27 +411,27 @@ fn page_samples(
         (template, labels)
     });
     let alignment = gold.map(|g| align(dom, &pf.visible, g));
-    let step = nodes.len().div_ceil(MAX_SAMPLES_PER_PAGE).max(1);
-    let samples = nodes
-        .iter()
-        .step_by(step)
-        .map(|&i| {
+    let picked = pick(
+        &nodes,
+        sampling,
+        |i| pf.layout.rects[i].area(),
+        |i| dom.node(i).depth,
+    );
+    let samples = picked
+        .into_iter()
+        .map(|i| {
             let row = pf.matrix.row(i);
+            let site = site_words.as_ref().map(|(template, labels)| {
+                sitelevel_target(pf.counts[i].words, template[i], labels[i])
+            });
+            let share = alignment.as_ref().and_then(|a| a.share(i));
             Sample {
                 area: pf.layout.rects[i].area(),
                 x: row.to_vec(),
-                sitelevel: site_words.as_ref().map(|(template, labels)| {
-                    let (all, t) = (pf.counts[i].words, template[i]);
-                    if all == 0 {
-                        labels[i]
-                    } else {
-                        2 * t > all
-                    }
-                }),
-                gold: alignment
-                    .as_ref()
-                    .and_then(|a| a.share(i))
-                    .map(gold_template),
+                sitelevel: site.map(|s| s.0),
+                gold: share.map(gold_template),
+                sitelevel_share: site.map(|s| s.1),
+                gold_share: share.map(gold_target),
                 node: compact[i],
             }
         })
@@ -370,6 +448,44 @@ fn page_samples(
         }
     });
     (samples, tree)
+}
+
+/// A node's SiteLevel label and template share from its visible `words`, those of them in
+/// template text, and its own label (which decides a node without words): template when
+/// more than half of its words are.
+pub fn sitelevel_target(words: u32, template: u32, own: bool) -> (bool, f32) {
+    match words {
+        0 => (own, own as u8 as f32),
+        _ => (2 * template > words, template as f32 / words as f32),
+    }
+}
+
+/// The nodes of `nodes` (document order) kept as samples: all when there are at most
+/// `sampling.max` (or `max` is 0), else every k-th (k = ⌈len / max⌉, starting with the
+/// first) in the order `sampling.order` names, returned in document order.
+///
+/// # Complexity
+/// O(n log n) for the area and depth orders, O(n) for document order.
+pub fn pick(
+    nodes: &[usize],
+    sampling: &Sampling,
+    area: impl Fn(usize) -> f32,
+    depth: impl Fn(usize) -> u32,
+) -> Vec<usize> {
+    if sampling.max == 0 || nodes.len() <= sampling.max {
+        return nodes.to_vec();
+    }
+    let step = nodes.len().div_ceil(sampling.max);
+    let mut order = nodes.to_vec();
+    // Stable sorts: ties stay in document order.
+    match sampling.order {
+        SampleOrder::Document => {}
+        SampleOrder::Area => order.sort_by(|&a, &b| area(b).total_cmp(&area(a))),
+        SampleOrder::Depth => order.sort_by_key(|&i| depth(i)),
+    }
+    let mut out: Vec<usize> = order.into_iter().step_by(step).collect();
+    out.sort_unstable();
+    out
 }
 
 /// The nodes that get labels: visible elements of `<body>` (from `body` on) whose estimated
@@ -395,6 +511,11 @@ pub fn gold_template(share: f32) -> bool {
     share < 0.5
 }
 
+/// The gold soft target of a node from its content share: its template share, 1 − share.
+pub fn gold_target(share: f32) -> f32 {
+    1.0 - share
+}
+
 /// The label a sample trains with under `source`, if any.
 pub fn label(s: &Sample, source: LabelSource) -> Option<bool> {
     match source {
@@ -402,6 +523,70 @@ pub fn label(s: &Sample, source: LabelSource) -> Option<bool> {
         LabelSource::Gold => s.gold,
         LabelSource::Both => s.gold.or(s.sitelevel),
     }
+}
+
+/// The target a sample trains the boosted trees with under `source`: its label as 0/1, or
+/// with [`Targets::Soft`] its template share, from the same source as [`label`].
+pub fn target(s: &Sample, source: LabelSource, targets: Targets) -> Option<f32> {
+    let hard = |b: Option<bool>| b.map(|b| b as u8 as f32);
+    let (gold, site) = match targets {
+        Targets::Hard => (hard(s.gold), hard(s.sitelevel)),
+        Targets::Soft => (s.gold_share, s.sitelevel_share),
+    };
+    match source {
+        LabelSource::Sitelevel => site,
+        LabelSource::Gold => gold,
+        LabelSource::Both => gold.or(site),
+    }
+}
+
+/// The boosted fit's sample weights: a class balance (template and content targets weigh
+/// the same in total, a soft target splitting its sample between the two) times the word
+/// weight of the sample's `words`, and with [`PageNorm::Page`] rescaled so that every page's
+/// samples sum to the mean page total (`page[i]` is sample i's page; the grand total is
+/// kept). Sums run in sample order, so the weights do not depend on the thread count.
+///
+/// # Complexity
+/// O(n) for n samples, plus O(pages) memory.
+pub fn sample_weights(
+    targets: &[f32],
+    words: &[f32],
+    page: &[usize],
+    word_weight: WordWeight,
+    norm: PageNorm,
+) -> Vec<f32> {
+    let n = targets.len();
+    let pos = (targets.iter().map(|&y| y as f64).sum::<f64>() as f32).max(1.0);
+    let neg = (n as f32 - pos).max(1.0);
+    let half = n as f32 / 2.0;
+    let mut w: Vec<f32> = targets
+        .iter()
+        .zip(words)
+        .map(|(&y, &words)| {
+            let class = y * (half / pos) + (1.0 - y) * (half / neg);
+            class
+                * match word_weight {
+                    WordWeight::Equal => 1.0,
+                    WordWeight::Log => (2.0 + words).ln(),
+                    WordWeight::Sqrt => (1.0 + words).sqrt(),
+                }
+        })
+        .collect();
+    if norm == PageNorm::Page {
+        let pages = page.iter().max().map_or(0, |&p| p + 1);
+        let mut sum = vec![0.0f64; pages];
+        for (&p, &wi) in page.iter().zip(&w) {
+            sum[p] += wi as f64;
+        }
+        let used = sum.iter().filter(|&&s| s > 0.0).count().max(1);
+        let mean = sum.iter().sum::<f64>() / used as f64;
+        for (wi, &p) in w.iter_mut().zip(page) {
+            if sum[p] > 0.0 {
+                *wi = (*wi as f64 * mean / sum[p]) as f32;
+            }
+        }
+    }
+    w
 }
 
 /// Quartile edges of the areas.
@@ -437,11 +622,12 @@ pub fn fit(
         .map(|(_, n)| n)
         .collect();
     let cols = crate::classify::columns_of(&names)?;
-    let mut rows: Vec<(f32, &Sample, bool)> = Vec::new();
-    for r in records.iter().filter(|r| use_page(r)) {
+    // (area, sample, 0/1 label, page); every labelled sample has a target as well.
+    let mut rows: Vec<(f32, &Sample, bool, usize)> = Vec::new();
+    for (p, r) in records.iter().filter(|r| use_page(r)).enumerate() {
         for s in &r.samples {
             if let Some(y) = label(s, fo.labels) {
-                rows.push((s.area, s, y));
+                rows.push((s.area, s, y, p));
             }
         }
     }
@@ -467,19 +653,24 @@ pub fn fit(
             .iter()
             .map(|r| cols.iter().map(|&k| r.1.x[k]).collect())
             .collect();
-        let y: Vec<bool> = rows.iter().map(|r| r.2).collect();
+        let y: Vec<f32> = rows
+            .iter()
+            .map(|r| target(r.1, fo.labels, fo.targets).unwrap_or(r.2 as u8 as f32))
+            .collect();
         // Classes weigh the same in total, as the regressions' balanced down-sampling does, and
-        // a node weighs ln(2 + words) more: word-F1 counts words, so long blocks matter more,
-        // but not linearly, or one long article would outweigh a page of short items.
+        // a node weighs ln(2 + words) more by default: word-F1 counts words, so long blocks
+        // matter more, but not linearly, or one long article would outweigh a page of short
+        // items.
         let words: Vec<f32> = rows
             .iter()
             .map(|r| r.1.x[crate::features::f::NUM_WORDS])
             .collect();
-        let w = sample_weights(&y, &words);
+        let page: Vec<usize> = rows.iter().map(|r| r.3).collect();
+        let w = sample_weights(&y, &words, &page, fo.word_weight, fo.page_norm);
         let mut forest = boost::fit(
             &boost::Samples {
                 rows: &x,
-                labels: &y,
+                targets: &y,
                 weights: &w,
             },
             &fo.boost,
@@ -492,7 +683,7 @@ pub fn fit(
     }
     model.buckets = (0..=edges.len())
         .map(|b| {
-            let mine: Vec<&(f32, &Sample, bool)> = rows
+            let mine: Vec<&(f32, &Sample, bool, usize)> = rows
                 .iter()
                 .filter(|r| bucket_of(&edges, r.0 as f64) == b)
                 .collect();
@@ -506,21 +697,6 @@ pub fn fit(
         })
         .collect::<Result<Vec<BucketModel>>>()?;
     Ok(model)
-}
-
-/// The boosted trees' sample weights: classes weigh the same in total, and a node weighs
-/// ln(2 + words) more. O(s).
-fn sample_weights(y: &[bool], words: &[f32]) -> Vec<f32> {
-    let pos = y.iter().filter(|&&t| t).count().max(1) as f32;
-    let neg = (y.len() as f32 - pos).max(1.0);
-    let half = y.len() as f32 / 2.0;
-    y.iter()
-        .zip(words)
-        .map(|(&t, &words)| {
-            let class = if t { half / pos } else { half / neg };
-            class * (2.0 + words).ln()
-        })
-        .collect()
 }
 
 /// Fits a stacked model on the pages for which `use_page` holds: the first stage as [`fit`]
@@ -585,7 +761,7 @@ fn fit_stacked(
         .chain(crate::stack::STACK_NAMES.iter().map(|s| s.to_string()))
         .collect();
     let cols = crate::stack::stacked_columns(&names)?;
-    let per_page: Vec<Vec<(Vec<f32>, bool, f32)>> = (0..records.len())
+    let per_page: Vec<Vec<(Vec<f32>, f32, f32, usize)>> = (0..records.len())
         .into_par_iter()
         .map(|i| {
             let (r, Some(s)) = (&records[i], s1[i].as_ref()) else {
@@ -600,7 +776,7 @@ fn fit_stacked(
                 .iter()
                 .filter(|smp| smp.node != u32::MAX)
                 .filter_map(|smp| {
-                    let y = label(smp, fo.labels)?;
+                    let y = target(smp, fo.labels, fo.targets)?;
                     let c = smp.node as usize;
                     let x: Vec<f32> = cols
                         .iter()
@@ -609,25 +785,26 @@ fn fit_stacked(
                             false => z[c * k + col - COUNT],
                         })
                         .collect();
-                    Some((x, y, smp.x[crate::features::f::NUM_WORDS]))
+                    Some((x, y, smp.x[crate::features::f::NUM_WORDS], i))
                 })
                 .collect()
         })
         .collect();
-    let rows: Vec<(Vec<f32>, bool, f32)> = per_page.into_iter().flatten().collect();
+    let rows: Vec<(Vec<f32>, f32, f32, usize)> = per_page.into_iter().flatten().collect();
     if rows.is_empty() {
         return Err(Error::Model(
             "no labelled samples for the second stage".into(),
         ));
     }
-    let y: Vec<bool> = rows.iter().map(|r| r.1).collect();
+    let y: Vec<f32> = rows.iter().map(|r| r.1).collect();
     let words: Vec<f32> = rows.iter().map(|r| r.2).collect();
+    let page: Vec<usize> = rows.iter().map(|r| r.3).collect();
     let x: Vec<Vec<f32>> = rows.into_iter().map(|r| r.0).collect();
-    let w = sample_weights(&y, &words);
+    let w = sample_weights(&y, &words, &page, fo.word_weight, fo.page_norm);
     let forest = boost::fit(
         &boost::Samples {
             rows: &x,
-            labels: &y,
+            targets: &y,
             weights: &w,
         },
         &fo.stage2,
@@ -859,4 +1036,181 @@ fn threshold_row(
         .collect();
     a.segmentation = saved;
     ThresholdRow { summary, f1 }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn sitelevel_target_is_the_template_word_share() {
+        // Without words the node's own label decides, as 0/1.
+        assert_eq!(sitelevel_target(0, 0, true), (true, 1.0));
+        assert_eq!(sitelevel_target(0, 0, false), (false, 0.0));
+        // Exactly half is not template; the share is kept as the soft target.
+        assert_eq!(sitelevel_target(10, 5, true), (false, 0.5));
+        assert_eq!(sitelevel_target(10, 6, false), (true, 0.6));
+        assert_eq!(sitelevel_target(3, 1, true), (false, 1.0 / 3.0));
+    }
+
+    #[test]
+    fn gold_target_is_one_minus_the_content_share() {
+        assert_eq!(gold_target(1.0), 0.0);
+        assert_eq!(gold_target(0.0), 1.0);
+        assert_eq!(gold_target(0.75), 0.25);
+        // The hard label agrees with the soft target's side of one half.
+        for share in [0.0f32, 0.2, 0.49, 0.5, 0.51, 0.8, 1.0] {
+            assert_eq!(gold_template(share), gold_target(share) > 0.5, "{share}");
+        }
+    }
+
+    #[test]
+    fn targets_follow_the_label_source() {
+        let s = Sample {
+            area: 1.0,
+            x: Vec::new(),
+            sitelevel: Some(true),
+            gold: Some(false),
+            sitelevel_share: Some(0.9),
+            gold_share: Some(0.2),
+        };
+        assert_eq!(target(&s, LabelSource::Both, Targets::Hard), Some(0.0));
+        assert_eq!(target(&s, LabelSource::Both, Targets::Soft), Some(0.2));
+        assert_eq!(target(&s, LabelSource::Sitelevel, Targets::Hard), Some(1.0));
+        assert_eq!(target(&s, LabelSource::Sitelevel, Targets::Soft), Some(0.9));
+        let no_gold = Sample {
+            gold: None,
+            gold_share: None,
+            ..s
+        };
+        assert_eq!(
+            target(&no_gold, LabelSource::Both, Targets::Soft),
+            Some(0.9)
+        );
+        assert_eq!(target(&no_gold, LabelSource::Gold, Targets::Soft), None);
+    }
+
+    #[test]
+    fn weights_balance_classes_and_scale_by_words() {
+        // One template and three content samples: half = 2, so 2/1 and 2/3.
+        let w = sample_weights(
+            &[1.0, 0.0, 0.0, 0.0],
+            &[0.0; 4],
+            &[0; 4],
+            WordWeight::Equal,
+            PageNorm::None,
+        );
+        assert_eq!(w, vec![2.0, 2.0 / 3.0, 2.0 / 3.0, 2.0 / 3.0]);
+        // √(1 + words) = 2, 1, 3, 4.
+        let w = sample_weights(
+            &[1.0, 0.0, 0.0, 0.0],
+            &[3.0, 0.0, 8.0, 15.0],
+            &[0; 4],
+            WordWeight::Sqrt,
+            PageNorm::None,
+        );
+        assert_eq!(w, vec![4.0, 2.0 / 3.0, 2.0, 8.0 / 3.0]);
+        // ln(2 + words): the embedded model's weights.
+        let w = sample_weights(
+            &[1.0, 0.0],
+            &[0.0, 5.0],
+            &[0; 2],
+            WordWeight::Log,
+            PageNorm::None,
+        );
+        assert_eq!(w, vec![2f32.ln(), 7f32.ln()]);
+    }
+
+    #[test]
+    fn soft_targets_mix_the_class_factors() {
+        // Σy = 2 of 6: template factor 3/2, content factor 3/4; a target of one half takes
+        // half of each: 0.75 + 0.375.
+        let w = sample_weights(
+            &[1.0, 0.5, 0.0, 0.0, 0.0, 0.5],
+            &[0.0; 6],
+            &[0; 6],
+            WordWeight::Equal,
+            PageNorm::None,
+        );
+        assert_eq!(w, vec![1.5, 1.125, 0.75, 0.75, 0.75, 1.125]);
+    }
+
+    #[test]
+    fn page_norm_gives_every_page_the_mean_total() {
+        // Weights before the norm: 2, 2/3, 2/3 on page 0 (10/3) and 2/3 on page 1; the mean
+        // page total is 2, so page 0 is scaled by 0.6 and page 1 by 3.
+        let w = sample_weights(
+            &[1.0, 0.0, 0.0, 0.0],
+            &[0.0; 4],
+            &[0, 0, 0, 1],
+            WordWeight::Equal,
+            PageNorm::Page,
+        );
+        let want = [1.2f32, 0.4, 0.4, 2.0];
+        for (a, b) in w.iter().zip(want) {
+            assert!((a - b).abs() < 1e-6, "{w:?}");
+        }
+        // A page number with no samples (page 1 here) does not count in the mean.
+        let w = sample_weights(
+            &[1.0, 0.0],
+            &[0.0; 2],
+            &[0, 2],
+            WordWeight::Equal,
+            PageNorm::Page,
+        );
+        assert_eq!(w, vec![1.0, 1.0]);
+    }
+
+    #[test]
+    fn pick_takes_every_kth_in_the_chosen_order() {
+        let nodes = [10usize, 11, 12, 13, 14];
+        let area = |i: usize| [5.0f32, 50.0, 20.0, 50.0, 1.0][i - 10];
+        let depth = |i: usize| [1u32, 3, 2, 1, 2][i - 10];
+        let with = |max, order| pick(&nodes, &Sampling { max, order }, area, depth);
+        // k = ⌈5 / 2⌉ = 3.
+        assert_eq!(with(2, SampleOrder::Document), vec![10, 13]);
+        // By descending area (ties in document order): 11, 13, 12, 10, 14.
+        assert_eq!(with(2, SampleOrder::Area), vec![10, 11]);
+        // By ascending depth: 10, 13, 12, 14, 11.
+        assert_eq!(with(2, SampleOrder::Depth), vec![10, 14]);
+        assert_eq!(with(0, SampleOrder::Area), nodes.to_vec());
+        assert_eq!(with(5, SampleOrder::Document), nodes.to_vec());
+        // k = 2: every other node.
+        assert_eq!(with(3, SampleOrder::Document), vec![10, 12, 14]);
+    }
+
+    #[test]
+    fn page_samples_carry_soft_gold_targets() {
+        // A page of two blocks; gold keeps the article and one of the two nav words.
+        let html = "<html><body><div id=nav>home about</div>\
+                    <p id=art>storm hits the coast tonight again</p></body></html>";
+        let page = Page::from_bytes(html.as_bytes(), None, None, &crate::Limits::default())
+            .expect("parses");
+        let gold = "about storm hits the coast tonight again";
+        let all = Sampling {
+            max: 0,
+            order: SampleOrder::Document,
+        };
+        let samples = page_samples(&page, None, Some(gold), &FeatureOptions::default(), &all);
+        let dom = &page.dom;
+        let pf = features::compute(dom, None, &FeatureOptions::default());
+        let nodes = labelled_nodes(dom, dom.body().unwrap(), &pf);
+        assert_eq!(samples.len(), nodes.len());
+        let by_id = |id: &str| {
+            nodes
+                .iter()
+                .position(|&i| dom.attr(i, "id") == Some(id))
+                .map(|k| &samples[k])
+        };
+        let art = by_id("art").expect("the paragraph is scored");
+        assert_eq!((art.gold, art.gold_share), (Some(false), Some(0.0)));
+        // "about" aligns, "home" does not: share 1/2, template share 1/2, not template.
+        let nav = by_id("nav").expect("the nav is scored");
+        assert_eq!((nav.gold, nav.gold_share), (Some(false), Some(0.5)));
+        // <body>: 1 of 8 words unaligned.
+        let body = &samples[0];
+        assert_eq!(nodes[0], dom.body().unwrap());
+        assert_eq!(body.gold_share, Some(1.0 - 7.0 / 8.0));
+        assert!(samples.iter().all(|s| s.sitelevel.is_none()));
+    }
 }

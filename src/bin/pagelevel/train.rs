@@ -14,7 +14,8 @@ use pagelevel::site::RunOptions;
 use pagelevel::threshold::{self, FitParams as ThresholdParams, ThresholdModel, DEFAULT_GRID};
 use pagelevel::train::{
     collect, cross_validate_with, feature_mask, fit, fold_threshold_rows, validate, Classifier,
-    FeatureSet, FitOptions, LabelSource, PageRecord, ThresholdRow, TrainOptions,
+    FeatureSet, FitOptions, LabelSource, PageNorm, PageRecord, SampleOrder, Sampling, Targets,
+    ThresholdRow, TrainOptions, WordWeight,
 };
 
 use crate::pipeline_args::PipelineArgs;
@@ -67,6 +68,27 @@ pub struct Args {
     /// Boosting, second stage: depth of every tree.
     #[arg(long, default_value_t = BoostParams::default().depth)]
     stage2_depth: u32,
+    /// Boosting: L2 regularisation λ of the leaf values.
+    #[arg(long, default_value_t = BoostParams::default().lambda)]
+    lambda: f64,
+    /// Boosting: smallest hessian sum in a child.
+    #[arg(long, default_value_t = BoostParams::default().min_child_hessian)]
+    min_child_hessian: f64,
+    /// Boosting: targets, hard (0/1 labels) or soft (the node's template word share).
+    #[arg(long, value_enum, default_value_t = Targets::Hard)]
+    targets: Targets,
+    /// Boosting: how a sample's words scale its weight: equal, log (ln(2 + words)) or sqrt (√(1 + words)).
+    #[arg(long, value_enum, default_value_t = WordWeight::Log)]
+    sample_weight: WordWeight,
+    /// Boosting: normalise the weights so every page's samples sum to the same (page) or not (none).
+    #[arg(long, value_enum, default_value_t = PageNorm::None)]
+    page_norm: PageNorm,
+    /// Most samples per page (0: every scored node).
+    #[arg(long, default_value_t = Sampling::default().max)]
+    max_samples: usize,
+    /// Which nodes of a larger page are kept: every k-th in document, area (descending) or depth order.
+    #[arg(long, value_enum, default_value_t = Sampling::default().order)]
+    sampling: SampleOrder,
     /// Where to write the model (trained on all pages).
     #[arg(long, short, default_value = "data/model.json")]
     out: PathBuf,
@@ -119,6 +141,10 @@ pub fn run(args: Args) -> anyhow::Result<usize> {
         labels: args.labels,
         features: args.features,
         keep_trees: args.stages >= 2,
+        sampling: Sampling {
+            max: args.max_samples,
+            order: args.sampling,
+        },
     };
     let fo = FitOptions {
         labels: args.labels,
@@ -129,6 +155,8 @@ pub fn run(args: Args) -> anyhow::Result<usize> {
             depth: args.depth,
             learning_rate: args.learning_rate,
             subsample: args.subsample,
+            lambda: args.lambda,
+            min_child_hessian: args.min_child_hessian,
             ..BoostParams::default()
         },
         without: feature_mask(&args.without_features)?,
@@ -140,6 +168,9 @@ pub fn run(args: Args) -> anyhow::Result<usize> {
             subsample: args.subsample,
             ..BoostParams::default()
         },
+        targets: args.targets,
+        word_weight: args.sample_weight,
+        page_norm: args.page_norm,
     };
     let records = collect(&opts)?;
     let samples: usize = records.iter().map(|r| r.samples.len()).sum();
@@ -220,13 +251,21 @@ pub fn run(args: Args) -> anyhow::Result<usize> {
         }
         let groups = by_group(&records, scored);
         println!(
-            "\nOut-of-fold word-F1 ({} folds by site; labels {:?}, features {:?}, classifier {:?}, stages {}, variant {:?}):\n",
+            "\nOut-of-fold word-F1 ({} folds by site; labels {:?}, features {:?}, classifier {:?}, stages {}, variant {:?}; targets {:?}, sample weight {:?}, page norm {:?}, samples ≤ {} by {:?}, λ {}, min child hessian {}, subsample {}):\n",
             pagelevel::train::FOLDS,
             args.labels,
             args.features,
             args.classifier,
             args.stages,
-            args.pipeline.variant
+            args.pipeline.variant,
+            args.targets,
+            args.sample_weight,
+            args.page_norm,
+            args.max_samples,
+            args.sampling,
+            args.lambda,
+            args.min_child_hessian,
+            args.subsample
         );
         println!("| set | pages | mean F1 | median F1 |");
         println!("|---|---:|---:|---:|");
@@ -261,15 +300,20 @@ pub fn run(args: Args) -> anyhow::Result<usize> {
     }
     if !args.dry_run {
         let provenance = format!(
-            "pagelevel train --sets {} --labels {:?} --features {:?} --classifier {:?}{} (all pages)",
+            "pagelevel train --sets {}{} --labels {:?} --features {:?} --classifier {:?}{} (all pages)",
             args.sets.join(","),
+            sampling_options(&args),
             args.labels,
             args.features,
             args.classifier,
             match args.classifier {
                 Classifier::Boost => format!(
-                    " --trees {} --depth {} --learning-rate {} --subsample {}",
-                    args.trees, args.depth, args.learning_rate, args.subsample
+                    " --trees {} --depth {} --learning-rate {} --subsample {}{}",
+                    args.trees,
+                    args.depth,
+                    args.learning_rate,
+                    args.subsample,
+                    sample_options(&args)
                 ),
                 Classifier::Lr => String::new(),
             }
@@ -303,6 +347,42 @@ pub fn run(args: Args) -> anyhow::Result<usize> {
         eprintln!("train: wrote {}", args.out.display());
     }
     Ok(0)
+}
+
+/// The boosting options beyond the first four that differ from their defaults, as train arguments
+/// (the provenance of a default run stays what the embedded model records).
+fn sample_options(args: &Args) -> String {
+    let b = BoostParams::default();
+    let mut out = String::new();
+    if args.lambda != b.lambda {
+        out += &format!(" --lambda {}", args.lambda);
+    }
+    if args.min_child_hessian != b.min_child_hessian {
+        out += &format!(" --min-child-hessian {}", args.min_child_hessian);
+    }
+    if args.targets != Targets::Hard {
+        out += &format!(" --targets {:?}", args.targets);
+    }
+    if args.sample_weight != WordWeight::Log {
+        out += &format!(" --sample-weight {:?}", args.sample_weight);
+    }
+    if args.page_norm != PageNorm::None {
+        out += &format!(" --page-norm {:?}", args.page_norm);
+    }
+    out
+}
+
+/// The sampling options that differ from their defaults, as train arguments.
+fn sampling_options(args: &Args) -> String {
+    let s = Sampling::default();
+    let mut out = String::new();
+    if args.max_samples != s.max {
+        out += &format!(" --max-samples {}", args.max_samples);
+    }
+    if args.sampling != s.order {
+        out += &format!(" --sampling {:?}", args.sampling);
+    }
+    out
 }
 
 /// The variants --cv scores: --variant first, then each of --cv-variants (the Viterbi ones
