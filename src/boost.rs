@@ -176,12 +176,6 @@ impl Forest {
     pub fn margins(&self, rows: &[&[f32]], out: &mut [f32], scratch: &mut Vec<f32>) {
         debug_assert!(!rows.is_empty() && rows.len() <= LANES && out.len() >= rows.len());
         let r = rows.len();
-        // The one check that makes the unchecked reads below sound: every split reads inside
-        // every row.
-        assert!(
-            rows.iter().all(|row| row.len() >= self.row_len),
-            "row too short"
-        );
         let width = self.row_len;
         scratch.resize(width * LANES, 0.0);
         let vals = &mut scratch[..width * LANES];
@@ -191,7 +185,22 @@ impl Forest {
                 vals[c * LANES + j] = v;
             }
         }
-        let vals = &vals[..];
+        self.margins_columns(vals, out, r);
+    }
+
+    /// [`Forest::margins`] of a batch already laid out column by column (lane j of column c
+    /// at `c · LANES + j`; lanes from `r` on are ignored), into `out[..r]`: callers that assemble rows
+    /// themselves write them there directly instead of copying them twice.
+    ///
+    /// # Panics
+    /// When `vals` is shorter than [`Forest::row_len`] · [`LANES`].
+    ///
+    /// # Complexity
+    /// O(trees · depth · LANES).
+    pub fn margins_columns(&self, vals: &[f32], out: &mut [f32], r: usize) {
+        // The one check that makes the unchecked reads below sound: every split reads inside
+        // the batch.
+        assert!(vals.len() >= self.row_len * LANES, "batch too short");
         let depth = self.depth;
         let splits = (1usize << depth) - 1;
         let mut z = [self.base; LANES];
@@ -205,7 +214,7 @@ impl Forest {
                 for (j, kj) in k.iter_mut().enumerate() {
                     // SAFETY: *kj < 2^level − 1 + 2^level ≤ splits = nodes.len() before the
                     // last level's step, and s.offset + j = column · LANES + j with
-                    // column < row_len = width, so inside vals (width · LANES long).
+                    // column < row_len, so inside vals (checked above).
                     let s = unsafe { *nodes.get_unchecked(*kj) };
                     let v = unsafe { *vals.get_unchecked(s.offset as usize + j) };
                     *kj = 2 * *kj + 1 + (v > s.threshold) as usize;
@@ -216,6 +225,12 @@ impl Forest {
             }
         }
         out[..r].copy_from_slice(&z[..r]);
+    }
+
+    /// One more than the largest row index a split reads: how wide a batch
+    /// [`Forest::margins_columns`] reads.
+    pub fn row_len(&self) -> usize {
+        self.row_len
     }
 }
 

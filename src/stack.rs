@@ -342,23 +342,23 @@ impl Stage2 {
         mut put: impl FnMut(usize, f32),
     ) {
         let m = tree.len();
-        let mut buf = vec![0f32; LANES * STACKED_WIDTH];
+        let width = self.forest.row_len();
+        let own = width.min(COUNT);
+        // The batch column by column, as `Forest::margins_columns` reads it, written once.
+        let mut vals = vec![0f32; LANES * width];
         let mut margins = [0f32; LANES];
-        let mut scratch = Vec::new();
         let mut lo = 0;
         while lo < m {
             let hi = (lo + LANES).min(m);
-            for (k, c) in (lo..hi).enumerate() {
-                let dst = &mut buf[k * STACKED_WIDTH..(k + 1) * STACKED_WIDTH];
-                dst[..COUNT].copy_from_slice(&row(c)[..COUNT]);
-                dst[COUNT..].copy_from_slice(&z[c * STACK_COUNT..(c + 1) * STACK_COUNT]);
+            for (j, c) in (lo..hi).enumerate() {
+                for (col, &v) in row(c)[..own].iter().enumerate() {
+                    vals[col * LANES + j] = v;
+                }
+                for (col, &v) in (own..width).zip(&z[c * STACK_COUNT..]) {
+                    vals[col * LANES + j] = v;
+                }
             }
-            let mut rows: [&[f32]; LANES] = [&[]; LANES];
-            for (r, b) in rows.iter_mut().zip(buf.chunks_exact(STACKED_WIDTH)) {
-                *r = b;
-            }
-            self.forest
-                .margins(&rows[..hi - lo], &mut margins, &mut scratch);
+            self.forest.margins_columns(&vals, &mut margins, hi - lo);
             for (k, c) in (lo..hi).enumerate() {
                 put(c, crate::classify::sigmoid(margins[k] as f64) as f32);
             }

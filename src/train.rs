@@ -1073,6 +1073,7 @@ mod tests {
             gold: Some(false),
             sitelevel_share: Some(0.9),
             gold_share: Some(0.2),
+            node: u32::MAX,
         };
         assert_eq!(target(&s, LabelSource::Both, Targets::Hard), Some(0.0));
         assert_eq!(target(&s, LabelSource::Both, Targets::Soft), Some(0.2));
@@ -1191,7 +1192,14 @@ mod tests {
             max: 0,
             order: SampleOrder::Document,
         };
-        let samples = page_samples(&page, None, Some(gold), &FeatureOptions::default(), &all);
+        let (samples, _) = page_samples(
+            &page,
+            None,
+            Some(gold),
+            &FeatureOptions::default(),
+            &all,
+            false,
+        );
         let dom = &page.dom;
         let pf = features::compute(dom, None, &FeatureOptions::default());
         let nodes = labelled_nodes(dom, dom.body().unwrap(), &pf);

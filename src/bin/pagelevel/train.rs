@@ -45,8 +45,9 @@ pub struct Args {
     /// Classifier: lr (the paper's per-area-bucket logistic regressions) or boost (gradient-boosted trees).
     #[arg(long, value_enum, default_value_t = Classifier::Boost)]
     classifier: Classifier,
-    /// Boosting: number of trees.
-    #[arg(long, default_value_t = BoostParams::default().trees)]
+    /// Boosting: number of trees (of the first stage when --stages is 2; 50 + 50 costs what
+    /// one stage of 100 does).
+    #[arg(long, default_value_t = 50)]
     trees: usize,
     /// Boosting: depth of every tree.
     #[arg(long, default_value_t = BoostParams::default().depth)]
@@ -60,7 +61,7 @@ pub struct Args {
     /// Stages: 1 (one forest) or 2 (stacked: a second forest over the node's features and
     /// features of the first stage's scores around it, trained on first-stage scores
     /// cross-fitted by site fold; see `src/stack.rs`). --trees sets the first stage's trees.
-    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u8).range(1..=2))]
+    #[arg(long, default_value_t = 2, value_parser = clap::value_parser!(u8).range(1..=2))]
     stages: u8,
     /// Boosting, second stage: number of trees.
     #[arg(long, default_value_t = 50)]
@@ -81,7 +82,7 @@ pub struct Args {
     #[arg(long, value_enum, default_value_t = WordWeight::Log)]
     sample_weight: WordWeight,
     /// Boosting: normalise the weights so every page's samples sum to the same (page) or not (none).
-    #[arg(long, value_enum, default_value_t = PageNorm::None)]
+    #[arg(long, value_enum, default_value_t = PageNorm::Page)]
     page_norm: PageNorm,
     /// Most samples per page (0: every scored node).
     #[arg(long, default_value_t = Sampling::default().max)]
