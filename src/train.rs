@@ -699,6 +699,9 @@ pub fn fit(
     Ok(model)
 }
 
+/// A second-stage sample: its stacked row, target, words and record index.
+type Stage2Row = (Vec<f32>, f32, f32, usize);
+
 /// Fits a stacked model on the pages for which `use_page` holds: the first stage as [`fit`]
 /// does, and the second on the nodes' rows and stacked features ([`crate::stack`]) of
 /// first-stage scores **cross-fitted by site fold**: the pages of fold j are scored by a
@@ -761,7 +764,7 @@ fn fit_stacked(
         .chain(crate::stack::STACK_NAMES.iter().map(|s| s.to_string()))
         .collect();
     let cols = crate::stack::stacked_columns(&names)?;
-    let per_page: Vec<Vec<(Vec<f32>, f32, f32, usize)>> = (0..records.len())
+    let per_page: Vec<Vec<Stage2Row>> = (0..records.len())
         .into_par_iter()
         .map(|i| {
             let (r, Some(s)) = (&records[i], s1[i].as_ref()) else {
@@ -790,7 +793,7 @@ fn fit_stacked(
                 .collect()
         })
         .collect();
-    let rows: Vec<(Vec<f32>, f32, f32, usize)> = per_page.into_iter().flatten().collect();
+    let rows: Vec<Stage2Row> = per_page.into_iter().flatten().collect();
     if rows.is_empty() {
         return Err(Error::Model(
             "no labelled samples for the second stage".into(),
