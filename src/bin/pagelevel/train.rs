@@ -61,8 +61,9 @@ pub struct Args {
     /// Stages: 1 (one forest) or 2 (stacked: a second forest over the node's features and
     /// features of the first stage's scores around it, trained on first-stage scores
     /// cross-fitted by site fold; see `src/stack.rs`). --trees sets the first stage's trees.
-    #[arg(long, default_value_t = 2, value_parser = clap::value_parser!(u8).range(1..=2))]
-    stages: u8,
+    /// Default: 2 with boosted trees, 1 with the regressions (which cannot be stacked).
+    #[arg(long, value_parser = clap::value_parser!(u8).range(1..=2))]
+    stages: Option<u8>,
     /// Boosting, second stage: number of trees.
     #[arg(long, default_value_t = 50)]
     stage2_trees: usize,
@@ -130,7 +131,11 @@ pub struct Args {
     pipeline: PipelineArgs,
 }
 
-pub fn run(args: Args) -> anyhow::Result<usize> {
+pub fn run(mut args: Args) -> anyhow::Result<usize> {
+    let stages = *args.stages.get_or_insert(match args.classifier {
+        Classifier::Boost => 2,
+        Classifier::Lr => 1,
+    });
     let manifests: Vec<PathBuf> = args
         .sets
         .iter()
@@ -141,7 +146,7 @@ pub fn run(args: Args) -> anyhow::Result<usize> {
         run: RunOptions::default(),
         labels: args.labels,
         features: args.features,
-        keep_trees: args.stages >= 2,
+        keep_trees: stages >= 2,
         sampling: Sampling {
             max: args.max_samples,
             order: args.sampling,
@@ -161,7 +166,7 @@ pub fn run(args: Args) -> anyhow::Result<usize> {
             ..BoostParams::default()
         },
         without: feature_mask(&args.without_features)?,
-        stages: args.stages,
+        stages,
         stage2: BoostParams {
             trees: args.stage2_trees,
             depth: args.stage2_depth,
@@ -257,7 +262,7 @@ pub fn run(args: Args) -> anyhow::Result<usize> {
             args.labels,
             args.features,
             args.classifier,
-            args.stages,
+            stages,
             args.pipeline.variant,
             args.targets,
             args.sample_weight,
@@ -320,7 +325,7 @@ pub fn run(args: Args) -> anyhow::Result<usize> {
             }
         )
         .to_lowercase()
-            + &match args.stages {
+            + &match stages {
                 1 => String::new(),
                 s => format!(
                     " --stages {s} --stage2-trees {} --stage2-depth {}",
