@@ -978,8 +978,12 @@ def main(argv=None):
         if bad:
             ap.error(f"unknown speed peers: {', '.join(bad)}")
         print("speed runs (one core) ...", file=sys.stderr)
-        speed_md = measure_speed(data, speed_peers, args.binary, mode,
-                                 pl_runs, args.speed_rounds)
+        # pagelevel is timed beside the peers even when its quality rows come from an
+        # out-of-fold file: the default extract, one process, one core.
+        speed_runs = pl_runs or [("pagelevel", [])]
+        speed_mode = mode or pagelevel_mode(args.binary)
+        speed_md = measure_speed(data, speed_peers, args.binary, speed_mode,
+                                 speed_runs, args.speed_rounds)
 
     if args.boilerpipe_raw:
         notes.append("--boilerpipe-raw: boilerpy3 got pages without <body> unchanged and its "
