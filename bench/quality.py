@@ -858,6 +858,8 @@ def main(argv=None):
                     help="date in the docs heading (default today)")
     args = ap.parse_args(argv)
 
+    # pagelevel runs with the data folder as its working directory: a relative path would break.
+    args.binary = args.binary.resolve()
     sets = [s for s in args.sets.split(",") if s]
     for s in sets:
         if not (args.data / s / "manifest.jsonl").is_file():
