@@ -14,7 +14,6 @@
 use serde::{Deserialize, Serialize};
 
 use crate::boost::{self, Forest};
-use crate::dom::Dom;
 use crate::features::{f, FeatureMatrix, NAMES};
 use crate::stack::{self, Stage2};
 use crate::{Error, Result};
@@ -191,7 +190,8 @@ impl Model {
     }
 
     /// The final score of every node of the smoothing tree (`scored`, closed under parents,
-    /// as [`crate::segment::scored_mask`] makes it); the others get NaN. One stage: as
+    /// as [`crate::segment::scored_mask`] makes it, and `tree`, its compact form from
+    /// [`stack::Tree::from_scored`]); the others get NaN. One stage: as
     /// [`Model::score_all`]. Two: the second stage rescores the scored nodes from their rows
     /// and the stacked features of the first stage's scores.
     ///
@@ -200,20 +200,19 @@ impl Model {
     /// m scored nodes' stacked features.
     pub fn score_page(
         &self,
-        dom: &Dom,
         pf: &crate::features::PageFeatures,
         scored: &[bool],
+        tree: &stack::Tree,
     ) -> Vec<f32> {
         let x = self.score_all(&pf.matrix, scored);
         let Some(s2) = &self.stage2 else {
             return x;
         };
-        let tree = stack::Tree::from_scored(dom, &pf.counts, scored);
         let s1: Vec<f32> = tree.nodes.iter().map(|&i| x[i as usize]).collect();
-        let z = stack::features(&tree, &s1);
+        let z = stack::features(tree, &s1);
         let mut out = vec![f32::NAN; x.len()];
         s2.score_into(
-            &tree,
+            tree,
             |c| pf.matrix.row(tree.nodes[c] as usize),
             &z,
             |c, v| out[tree.nodes[c] as usize] = v,

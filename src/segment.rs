@@ -25,6 +25,7 @@ use smoothing::NO_PARENT;
 use crate::classify::Model;
 use crate::dom::{Dom, Kind, NONE};
 use crate::features::PageFeatures;
+use crate::stack::Tree;
 use crate::structured::{
     decode_blocks, tree_filter, DEFAULT_SWITCH_PENALTY, DEFAULT_TREE_KEEP_WORDS, DEFAULT_TREE_SHARE,
 };
@@ -228,44 +229,35 @@ pub fn segment(dom: &Dom, pf: &PageFeatures, model: &Model, opts: &SegmentOption
     let rects = &pf.layout.rects;
     let (root, scored) = scored_mask(dom, pf, opts.min_area);
     let end = dom.node(root).end as usize;
-    let x = model.score_page(dom, pf, &scored);
+    // The solver's tree in compact form, built once: the second stage reads it too.
+    let tree = Tree::from_scored(dom, &pf.counts, &scored);
+    let x = model.score_page(pf, &scored, &tree);
+    let order = &tree.nodes;
+    let parent = &tree.parent;
 
-    // Compact indices for the solver; weights count hidden element descendants.
-    let mut compact = vec![NONE; n];
-    let mut order = Vec::new();
-    for i in root..end {
-        if scored[i] {
-            compact[i] = order.len() as u32;
-            order.push(i);
-        }
-    }
-    let m = order.len();
+    // Weights count hidden element descendants; `nearest` is the compact index of a node's
+    // nearest scored ancestor (itself when scored), in document order as `tree` numbers them.
     let mut nearest = vec![NONE; n];
-    let mut w = vec![1.0f64; m];
+    let mut w = vec![1.0f64; tree.len()];
+    let mut next = 0u32;
     for i in root..end {
         if scored[i] {
-            nearest[i] = i as u32;
+            nearest[i] = next;
+            next += 1;
         } else {
             let p = nearest[dom.node(i).parent as usize];
             nearest[i] = p;
             if dom.node(i).kind == Kind::Element && p != NONE {
-                w[compact[p as usize] as usize] += 1.0;
+                w[p as usize] += 1.0;
             }
         }
     }
-    let parent: Vec<usize> = order
-        .iter()
-        .map(|&i| {
-            if i == root {
-                NO_PARENT
-            } else {
-                compact[dom.node(i).parent as usize] as usize
-            }
-        })
-        .collect();
     if opts.weight == Weight::Words {
-        let words: Vec<f64> = order.iter().map(|&i| pf.counts[i].words as f64).collect();
-        for (wi, o) in w.iter_mut().zip(own_words(&parent, &words)) {
+        let words: Vec<f64> = order
+            .iter()
+            .map(|&i| pf.counts[i as usize].words as f64)
+            .collect();
+        for (wi, o) in w.iter_mut().zip(own_words(parent, &words)) {
             *wi += o;
         }
     }
@@ -273,21 +265,24 @@ pub fn segment(dom: &Dom, pf: &PageFeatures, model: &Model, opts: &SegmentOption
     // its children free, where a high root score would force every node to template.
     let xs: Vec<f64> = order
         .iter()
-        .map(|&i| if i == root { 0.0 } else { x[i] as f64 })
+        .map(|&i| match i as usize == root {
+            true => 0.0,
+            false => x[i as usize] as f64,
+        })
         .collect();
     let page_area = (pf.layout.page.w as f64 * pf.layout.page.h as f64).max(1.0);
     let gamma: Vec<f64> = order
         .iter()
         .zip(&w)
         .map(|(&i, &wi)| match opts.penalty {
-            Penalty::AreaRatio => opts.c * page_area / (rects[i].area() as f64).max(1.0),
+            Penalty::AreaRatio => opts.c * page_area / (rects[i as usize].area() as f64).max(1.0),
             Penalty::Constant => opts.c,
             Penalty::Weight => opts.c * wi,
         })
         .collect();
     let ys: Vec<f64> = match opts.variant.smooths() {
         false => xs.clone(),
-        true => match smoothing::solve(&parent, &xs, &w, &gamma) {
+        true => match smoothing::solve(parent, &xs, &w, &gamma) {
             Ok(s) => s.y,
             // Scores are in [0, 1] and weights/penalties finite, so this cannot fail; keep
             // the classifier's scores rather than lose the page if it ever does.
@@ -302,7 +297,7 @@ pub fn segment(dom: &Dom, pf: &PageFeatures, model: &Model, opts: &SegmentOption
             for i in root..end {
                 let near = nearest[i];
                 if near != NONE {
-                    y[i] = ys[compact[near as usize] as usize] as f32;
+                    y[i] = ys[near as usize] as f32;
                 }
             }
             tm.choose(&PageSummary::of(dom, pf, &y))
@@ -317,7 +312,7 @@ pub fn segment(dom: &Dom, pf: &PageFeatures, model: &Model, opts: &SegmentOption
         if near == NONE {
             continue;
         }
-        let yi = ys[compact[near as usize] as usize] as f32;
+        let yi = ys[near as usize] as f32;
         y[i] = yi;
         template[i] = yi >= threshold;
         if scored[i] {

@@ -227,8 +227,9 @@ fn a_stacked_model_scores_from_the_first_stage_around_the_node() {
     let p = page(PAGE);
     let pf = features::compute(&p.dom, None, &FeatureOptions::default());
     let (_, scored) = scored_mask(&p.dom, &pf, DEFAULT_MIN_AREA);
-    let first = Model::embedded().score_page(&p.dom, &pf, &scored);
-    let second = m.score_page(&p.dom, &pf, &scored);
+    let tree = Tree::from_scored(&p.dom, &pf.counts, &scored);
+    let first = Model::embedded().score_page(&pf, &scored, &tree);
+    let second = m.score_page(&pf, &scored, &tree);
     let mut seen = 0;
     for i in 0..p.dom.len() {
         if !scored[i] {
@@ -249,7 +250,7 @@ fn a_stacked_model_scores_from_the_first_stage_around_the_node() {
     let json = serde_json::to_string(&m).unwrap();
     let back = Model::from_json(&json).unwrap();
     let bits = |v: Vec<f32>| v.into_iter().map(f32::to_bits).collect::<Vec<u32>>();
-    assert_eq!(bits(back.score_page(&p.dom, &pf, &scored)), bits(second));
+    assert_eq!(bits(back.score_page(&pf, &scored, &tree)), bits(second));
     let mut old: serde_json::Value = serde_json::from_str(&json).unwrap();
     old["version"] = 3.into();
     let err = Model::from_json(&old.to_string()).unwrap_err().to_string();

@@ -6,6 +6,7 @@ use std::time::Instant;
 use pagelevel::features::{self, FeatureOptions};
 use pagelevel::manifest::Manifest;
 use pagelevel::segment::scored_mask;
+use pagelevel::stack::Tree;
 use pagelevel::{decode, dom, input};
 
 /// Arguments of `pagelevel bench`.
@@ -142,7 +143,8 @@ pub fn run(args: Args) -> anyhow::Result<usize> {
                 let pf = features::compute(&dom, u, &opts);
                 // The smoothing tree's nodes, scored by every stage of the model.
                 let (_, scored) = scored_mask(&dom, &pf, popts.segment.min_area);
-                std::hint::black_box(model.score_page(&dom, &pf, &scored));
+                let tree = Tree::from_scored(&dom, &pf.counts, &scored);
+                std::hint::black_box(model.score_page(&pf, &scored, &tree));
             }
         }),
     ));
