@@ -2,7 +2,7 @@
 
 mod common;
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::Command;
 
 fn bin() -> Command {
@@ -18,6 +18,25 @@ fn examples() -> Vec<PathBuf> {
         .collect();
     v.sort();
     v
+}
+
+/// Runs `pagelevel ARGS --data DATA --out OUT` (ARGS holds `train` and its options).
+fn run_train(args: &[&str], data: &Path, out: &Path) -> std::process::Output {
+    bin()
+        .args(args)
+        .arg("--data")
+        .arg(data)
+        .arg("--out")
+        .arg(out)
+        .output()
+        .unwrap()
+}
+
+/// As [`run_train`], asserting success; returns the model file's text.
+fn train_model(args: &[&str], data: &Path, out: &Path) -> String {
+    let o = run_train(args, data, out);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    std::fs::read_to_string(out).unwrap()
 }
 
 fn lines(out: &[u8]) -> Vec<serde_json::Value> {
@@ -265,29 +284,8 @@ fn train_lr_is_deterministic() {
     };
     let dir = std::env::temp_dir().join(format!("pagelevel-train-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
-    let train = |name: &str| {
-        let out = dir.join(name);
-        let status = bin()
-            .args([
-                "train",
-                "--classifier",
-                "lr",
-                "--sets",
-                "cleaneval-dev",
-                "--data",
-            ])
-            .arg(&data)
-            .arg("--out")
-            .arg(&out)
-            .output()
-            .unwrap();
-        assert!(
-            status.status.success(),
-            "{}",
-            String::from_utf8_lossy(&status.stderr)
-        );
-        std::fs::read_to_string(out).unwrap()
-    };
+    let args = ["train", "--classifier", "lr", "--sets", "cleaneval-dev"];
+    let train = |name: &str| train_model(&args, &data, &dir.join(name));
     let a = train("a.json");
     let b = train("b.json");
     assert_eq!(a, b);
@@ -306,23 +304,17 @@ fn train_context_features_without_some() {
     };
     let out = std::env::temp_dir().join(format!("pagelevel-ctx-{}.json", std::process::id()));
     let train = |without: &str| {
-        bin()
-            .args([
-                "train",
-                "--sets",
-                "cleaneval-dev",
-                "--trees",
-                "3",
-                "--depth",
-                "2",
-            ])
-            .args(["--features", "context", "--without-features", without])
-            .arg("--data")
-            .arg(&data)
-            .arg("--out")
-            .arg(&out)
-            .output()
-            .unwrap()
+        let args = [
+            "train",
+            "--sets",
+            "cleaneval-dev",
+            "--trees",
+            "3",
+            "--depth",
+            "2",
+        ];
+        let tail = ["--features", "context", "--without-features", without];
+        run_train(&[&args[..], &tail[..]].concat(), &data, &out)
     };
     let status = train("in_main_region,num_words");
     assert!(
@@ -356,19 +348,7 @@ fn train_reproduces_the_embedded_model() {
         return;
     };
     let out = std::env::temp_dir().join(format!("pagelevel-model-{}.json", std::process::id()));
-    let status = bin()
-        .args(["-j", "2", "train", "--data"])
-        .arg(&data)
-        .arg("--out")
-        .arg(&out)
-        .output()
-        .unwrap();
-    assert!(
-        status.status.success(),
-        "{}",
-        String::from_utf8_lossy(&status.stderr)
-    );
-    let trained = std::fs::read_to_string(&out).unwrap();
+    let trained = train_model(&["-j", "2", "train"], &data, &out);
     std::fs::remove_file(&out).ok();
     let embedded = pagelevel::classify::EMBEDDED_JSON;
     assert!(
@@ -527,21 +507,24 @@ fn train_stacked_is_deterministic() {
     std::fs::create_dir_all(&dir).unwrap();
     let train = |threads: &str, name: &str| {
         let out = dir.join(name);
-        let status = bin()
-            .args(["-j", threads, "train", "--sets", "cleaneval-dev"])
-            .args(["--trees", "4", "--depth", "3", "--stages", "2"])
-            .args(["--stage2-trees", "4", "--stage2-depth", "3", "--data"])
-            .arg(&data)
-            .arg("--out")
-            .arg(&out)
-            .output()
-            .unwrap();
-        assert!(
-            status.status.success(),
-            "{}",
-            String::from_utf8_lossy(&status.stderr)
-        );
-        (std::fs::read_to_string(&out).unwrap(), out)
+        let args = [
+            "-j",
+            threads,
+            "train",
+            "--sets",
+            "cleaneval-dev",
+            "--trees",
+            "4",
+            "--depth",
+            "3",
+            "--stages",
+            "2",
+            "--stage2-trees",
+            "4",
+            "--stage2-depth",
+            "3",
+        ];
+        (train_model(&args, &data, &out), out)
     };
     let (a, path) = train("1", "a.json");
     let (b, _) = train("2", "b.json");

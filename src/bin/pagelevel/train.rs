@@ -319,7 +319,7 @@ pub fn run(mut args: Args) -> anyhow::Result<usize> {
                     args.depth,
                     args.learning_rate,
                     args.subsample,
-                    sample_options(&args)
+                    boost_options(&args)
                 ),
                 Classifier::Lr => String::new(),
             }
@@ -357,7 +357,7 @@ pub fn run(mut args: Args) -> anyhow::Result<usize> {
 
 /// The boosting options beyond the first four that differ from their defaults, as train arguments
 /// (the provenance of a default run stays what the embedded model records).
-fn sample_options(args: &Args) -> String {
+fn boost_options(args: &Args) -> String {
     let b = BoostParams::default();
     let mut out = String::new();
     if args.lambda != b.lambda {
