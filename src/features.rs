@@ -113,6 +113,7 @@ features! {
     IN_MAIN_REGION = "in_main_region": "Context: 1 for the main region (the deepest node holding at least 2/3 of the page's content-block words) and its descendants, else 0.",
     ABOVE_MAIN_REGION = "above_main_region": "Context: 1 for the proper ancestors of the main region, else 0.",
     MAIN_REGION_SHARE = "main_region_share": "Context: the main region's words / the page's words (the same on every node), 0..1; 0 without a main region.",
+    TITLE_HEADING_RELATION = "title_heading_relation": "Context: 1 for the title heading (the visible h1–h3 sharing the most distinct words with `<title>`; h1 before h2 before h3, then document order, on ties) and its descendants, 2 for its proper ancestors, else 0; −1 on a page without one.",
 }
 
 /// Feature rows, row-major (`COUNT` values a row), stored for elements only: only elements are
@@ -418,6 +419,9 @@ struct Context {
     /// words, found by descending from the document into the child that holds them (at most
     /// one child can); `None` on a page without content blocks.
     main: Option<usize>,
+    /// The title heading: the visible h1–h3 whose subtree holds the most distinct `<title>`
+    /// words (at least one); h1 before h2 before h3, then the first in document order.
+    heading: Option<usize>,
 }
 
 impl Context {
@@ -445,9 +449,26 @@ impl Context {
             }
             main = Some(cur);
         }
+        // (overlap, -level) is maximised; the first node wins ties.
+        let mut heading = None;
+        let mut best = (0u32, i32::MIN);
+        for (i, node) in dom.nodes().iter().enumerate() {
+            let level = match node.tag {
+                Tag::H1 => 1,
+                Tag::H2 => 2,
+                Tag::H3 => 3,
+                _ => continue,
+            };
+            let key = (counts[i].title_mask.count_ones(), -level);
+            if key.0 > 0 && key > best {
+                best = key;
+                heading = Some(i);
+            }
+        }
         Context {
             largest_child,
             main,
+            heading,
         }
     }
 
@@ -482,6 +503,18 @@ impl Context {
             row[f::IN_MAIN_REGION] = (m <= i && i < end) as u8 as f32;
             row[f::ABOVE_MAIN_REGION] = (i < m && m < dom.node(i).end as usize) as u8 as f32;
             row[f::MAIN_REGION_SHARE] = ratio(counts[m].words as f32, whole.words as f32);
+        }
+        if let Some(h) = self.heading {
+            let (h_end, i_end) = (dom.node(h).end as usize, dom.node(i).end as usize);
+            row[f::TITLE_HEADING_RELATION] = if h <= i && i < h_end {
+                1.0
+            } else if i < h && h < i_end {
+                2.0
+            } else {
+                0.0
+            };
+        } else {
+            row[f::TITLE_HEADING_RELATION] = -1.0;
         }
     }
 }

@@ -315,3 +315,45 @@ fn main_region_stops_where_no_child_holds_two_thirds() {
     assert_eq!(l[f::MAIN_REGION_SHARE], 0.0);
     assert_eq!(l[f::PARAGRAPH_WORD_SHARE], 0.0);
 }
+
+#[test]
+fn title_heading_features_by_hand() {
+    // The title shares "river" and "delta" with the h1 (2 words) and "river" with the h2 (1):
+    // the h1 is the title heading, main its ancestor, the rest unrelated.
+    let html = r#"<html><head><title>River delta news</title></head><body>
+        <div id=nav><a href="/">Home page</a></div>
+        <div id=main><h2 id=h2>River notes</h2><h1 id=h>The river <b id=b>delta</b></h1><p id=intro>Silt builds the land slowly.</p></div>
+        <div id=side>Four words right here</div></body></html>"#;
+    let (p, pf) = page(html, None);
+    let rel = |id: &str| pf.matrix.row(find(&p, id))[f::TITLE_HEADING_RELATION];
+    assert_eq!(rel("h"), 1.0);
+    assert_eq!(rel("b"), 1.0);
+    assert_eq!(rel("main"), 2.0);
+    assert_eq!(
+        pf.matrix.row(p.dom.body().unwrap())[f::TITLE_HEADING_RELATION],
+        2.0
+    );
+    for id in ["nav", "h2", "intro", "side"] {
+        assert_eq!(rel(id), 0.0, "{id}");
+    }
+    // Equal overlap: an h1 wins over an h2 before it; no heading shares a title word: −1
+    // everywhere (a paragraph that does is no heading).
+    let (p, pf) = page(
+        r#"<title>Delta</title><body><h2 id=a>Delta</h2><h1 id=b>Delta</h1></body>"#,
+        None,
+    );
+    assert_eq!(pf.matrix.row(find(&p, "b"))[f::TITLE_HEADING_RELATION], 1.0);
+    assert_eq!(pf.matrix.row(find(&p, "a"))[f::TITLE_HEADING_RELATION], 0.0);
+    let (p, pf) = page(
+        r#"<title>Delta</title><body><h1 id=a>Other</h1><p id=p>Delta</p></body>"#,
+        None,
+    );
+    assert_eq!(
+        pf.matrix.row(find(&p, "a"))[f::TITLE_HEADING_RELATION],
+        -1.0
+    );
+    assert_eq!(
+        pf.matrix.row(find(&p, "p"))[f::TITLE_HEADING_RELATION],
+        -1.0
+    );
+}
