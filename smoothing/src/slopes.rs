@@ -1187,6 +1187,45 @@ mod tests {
         assert!(close(f0, -0.3125));
     }
 
+    /// A cap that binds inside a mixed stretch, left of a fall deeper than gamma, with
+    /// every value within gamma of `g(40)`. Meant to need the spread test
+    /// (`hi <= gamma + lo`), but it does not: the root's bound `hi` is loose (above
+    /// gamma + g(40)), so the walk descends anyway and the test passes with that
+    /// condition replaced by `true`. Slopes 1, -1, 1 on gaps 0..5, 5..20, 20..40:
+    /// g(0) = 0, g(5) = 0.125 (the highest), g(20) = -0.25 (the minimum), g(40) = 0.25.
+    /// With gamma = 0.23 the level is -0.25 + 0.23 = -0.02: g(k) = k/40 > -0.02 on 0..=5
+    /// and g(k) = 0.125 - (k - 5)/40 > -0.02 iff k <= 10 (g(10) = 0, g(11) = -0.025), so
+    /// ranks 0..=10 cap to rank 20; ranks 11..=40 keep g (right of 20 g rises, so S = g
+    /// there is never undercut by more than gamma). After: f = -0.02 on 0..=10, then
+    /// -0.025 at 11 (slope -1 from 10 to 20), -0.25 at 20, 0.25 at 40.
+    #[test]
+    fn a_fall_deeper_than_gamma_inside_a_mixed_node() {
+        let vals = grid();
+        let mut s = Slopes::new(&vals);
+        s.range_add(0, 5, 1.0);
+        s.range_add(5, 20, -1.0);
+        s.range_add(20, 40, 1.0);
+        let g: Vec<f64> = (0..=40).map(|k| s.prefix(k)).collect();
+        let (f, to) = plain_cap(&g, 0.23);
+        assert_eq!(to.iter().filter(|t| t.is_some()).count(), 11);
+        let (f0, runs) = cap(&mut s, 0.0, 0.23);
+        assert_eq!(runs, vec![(0, 10, 20)]);
+        assert!(close(f0, -0.02));
+        for (k, &fk) in f.iter().enumerate() {
+            assert!(close(f0 + s.prefix(k), fk), "f({k})");
+        }
+        // f: flat to rank 10, slope -1 to 20 (from -0.02 at 10: the gap 10..11 joins
+        // the level to g(11) = -0.025), slope 1 after.
+        let mut out = Vec::new();
+        s.pieces(&mut out);
+        let want = [(0, 0.0), (10, -0.2), (11, -1.0), (20, 1.0)];
+        assert_eq!(out.len(), want.len(), "{out:?}");
+        for (got, want) in out.iter().zip(want) {
+            assert_eq!(got.0, want.0, "{out:?}");
+            assert!((got.1 - want.1).abs() < 1e-9, "{out:?}");
+        }
+    }
+
     /// The cap walk notes a node whose minimum is at its first rank, which starts a
     /// bucket, and must find it there when a cap further left needs `S`. `3 B` gaps of
     /// `1 / (3 B)` (three buckets of `B = BUCKET` gaps): g falls from 3 to 0 on ranks
