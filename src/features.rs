@@ -426,15 +426,31 @@ struct Context {
 
 impl Context {
     /// # Complexity
-    /// O(n): one pass over the children lists, and one descent.
+    /// O(n): one pass over the nodes (largest children, the title heading), and one descent.
     fn new(dom: &Dom, counts: &[Counts], content_words: &[u32]) -> Context {
         let n = dom.len();
         let mut largest_child = vec![0u32; n];
+        // The title heading in the same pass: (overlap, −level) is maximised, the first node
+        // winning ties (the document, node 0, is never a heading).
+        let mut heading = None;
+        let mut best = (0u32, i32::MIN);
         for (i, c) in counts.iter().enumerate().skip(1) {
             let node = dom.node(i);
-            if node.kind == Kind::Element {
-                let p = node.parent as usize;
-                largest_child[p] = largest_child[p].max(c.words);
+            if node.kind != Kind::Element {
+                continue;
+            }
+            let p = node.parent as usize;
+            largest_child[p] = largest_child[p].max(c.words);
+            let level = match node.tag {
+                Tag::H1 => 1,
+                Tag::H2 => 2,
+                Tag::H3 => 3,
+                _ => continue,
+            };
+            let key = (c.title_mask.count_ones(), -level);
+            if key.0 > 0 && key > best {
+                best = key;
+                heading = Some(i);
             }
         }
         let total = content_words.first().copied().unwrap_or(0) as u64;
@@ -448,22 +464,6 @@ impl Context {
                 cur = c;
             }
             main = Some(cur);
-        }
-        // (overlap, -level) is maximised; the first node wins ties.
-        let mut heading = None;
-        let mut best = (0u32, i32::MIN);
-        for (i, node) in dom.nodes().iter().enumerate() {
-            let level = match node.tag {
-                Tag::H1 => 1,
-                Tag::H2 => 2,
-                Tag::H3 => 3,
-                _ => continue,
-            };
-            let key = (counts[i].title_mask.count_ones(), -level);
-            if key.0 > 0 && key > best {
-                best = key;
-                heading = Some(i);
-            }
         }
         Context {
             largest_child,
