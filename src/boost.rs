@@ -12,7 +12,8 @@
 //!   so the model is identical for any thread count.
 //!
 //! Thresholds are raw feature values taken from the training samples and rows go right when
-//! `value > threshold`, so inference needs no transform and no binning.
+//! `value > threshold`, so inference needs no binning; batched scoring compares
+//! order-preserving integer images of the values ([`value_key`]), which decide alike.
 //!
 //! A hand-written learner rather than a crate: the model must be byte-reproducible from
 //! `pagelevel train`, embedded as small JSON, and scored in a few hundred nanoseconds per node
@@ -74,7 +75,7 @@ pub struct Forest {
     /// `feature` resolved to row indices by [`Forest::resolve`].
     #[serde(skip)]
     pub column: Vec<u16>,
-    /// The split nodes as (threshold, row index) pairs, built by [`Forest::resolve`]: one
+    /// The split nodes as (threshold key, row index) pairs, built by [`Forest::resolve`]: one
     /// load per step of a descent instead of two from separate arrays.
     #[serde(skip)]
     split: Vec<Split>,
@@ -86,7 +87,8 @@ pub struct Forest {
 /// One split node, laid out for scoring.
 #[derive(Debug, Clone, Copy, PartialEq, Default)]
 struct Split {
-    threshold: f32,
+    /// [`threshold_key`] of the threshold.
+    key: u32,
     /// The split's value in a [`Forest::margins`] batch: `column · LANES`, to which a lane
     /// adds its index.
     offset: u32,
@@ -126,7 +128,7 @@ impl Forest {
             .iter()
             .zip(&self.column)
             .map(|(&threshold, &c)| Split {
-                threshold,
+                key: threshold_key(threshold),
                 offset: c as u32 * LANES as u32,
             })
             .collect();
@@ -166,38 +168,40 @@ impl Forest {
     /// instead of waiting on one another (one descent is a chain of dependent loads). Short
     /// batches repeat their last row, so every loop has a constant trip count and unrolls.
     ///
-    /// The rows are first copied column by column into `scratch` (lane j of column c at
-    /// `c · LANES + j`): a lane's value is then one load at a constant distance from one base
-    /// pointer, where eight separate row pointers do not fit in the registers beside the eight
-    /// descents and were reloaded from the stack at every step.
+    /// The rows are first copied column by column into `scratch` as [`value_key`]s (lane j of
+    /// column c at `c · LANES + j`): a lane's value is then one load at a constant distance
+    /// from one base pointer, where eight separate row pointers do not fit in the registers
+    /// beside the eight descents and were reloaded from the stack at every step.
     ///
     /// # Complexity
     /// O(trees · depth · LANES), plus O(columns · LANES) for the copy.
-    pub fn margins(&self, rows: &[&[f32]], out: &mut [f32], scratch: &mut Vec<f32>) {
+    pub fn margins(&self, rows: &[&[f32]], out: &mut [f32], scratch: &mut Vec<u32>) {
         debug_assert!(!rows.is_empty() && rows.len() <= LANES && out.len() >= rows.len());
         let r = rows.len();
         let width = self.row_len;
-        scratch.resize(width * LANES, 0.0);
+        scratch.resize(width * LANES, 0);
         let vals = &mut scratch[..width * LANES];
-        for j in 0..LANES {
-            let row = &rows[j.min(r - 1)][..width];
-            for (c, &v) in row.iter().enumerate() {
-                vals[c * LANES + j] = v;
+        // Each lane's row cut to `width` once, so the copy below has no bounds checks left.
+        let lanes: [&[f32]; LANES] = std::array::from_fn(|j| &rows[j.min(r - 1)][..width]);
+        for (c, column) in vals.chunks_exact_mut(LANES).enumerate() {
+            for (v, row) in column.iter_mut().zip(&lanes) {
+                *v = value_key(row[c]);
             }
         }
         self.margins_columns(vals, out, r);
     }
 
-    /// [`Forest::margins`] of a batch already laid out column by column (lane j of column c
-    /// at `c · LANES + j`; lanes from `r` on are ignored), into `out[..r]`: callers that assemble rows
-    /// themselves write them there directly instead of copying them twice.
+    /// [`Forest::margins`] of a batch already laid out column by column, as [`value_key`]s
+    /// (lane j of column c at `c · LANES + j`; lanes from `r` on are ignored), into
+    /// `out[..r]`: callers that assemble rows themselves write them there directly instead of
+    /// copying them twice.
     ///
     /// # Panics
     /// When `vals` is shorter than [`Forest::row_len`] · [`LANES`].
     ///
     /// # Complexity
     /// O(trees · depth · LANES).
-    pub fn margins_columns(&self, vals: &[f32], out: &mut [f32], r: usize) {
+    pub fn margins_columns(&self, vals: &[u32], out: &mut [f32], r: usize) {
         // The one check that makes the unchecked reads below sound: every split reads inside
         // the batch.
         assert!(vals.len() >= self.row_len * LANES, "batch too short");
@@ -217,7 +221,7 @@ impl Forest {
                     // column < row_len, so inside vals (checked above).
                     let s = unsafe { *nodes.get_unchecked(*kj) };
                     let v = unsafe { *vals.get_unchecked(s.offset as usize + j) };
-                    *kj = 2 * *kj + 1 + (v > s.threshold) as usize;
+                    *kj = 2 * *kj + 1 + (v > s.key) as usize;
                 }
             }
             for j in 0..LANES {
@@ -231,6 +235,33 @@ impl Forest {
     /// [`Forest::margins_columns`] reads.
     pub fn row_len(&self) -> usize {
         self.row_len
+    }
+}
+
+/// An order-preserving image of a feature value as an integer: `value_key(v) >
+/// threshold_key(t)` exactly when `v > t`, for any `v` and `t` (±0 are one value, and NaN
+/// is never greater, so it goes left as the float comparison sends it). Descents compare
+/// these: an integer load and compare is a shorter dependent chain than a float one. O(1).
+#[inline]
+pub fn value_key(v: f32) -> u32 {
+    if v.is_nan() {
+        return 0;
+    }
+    // Adding +0 turns −0 into +0; the sign-magnitude bits then map to an ascending order.
+    let b = (v + 0.0).to_bits();
+    if b & 0x8000_0000 != 0 {
+        !b
+    } else {
+        b | 0x8000_0000
+    }
+}
+
+/// [`value_key`] for a split's threshold: a NaN threshold sends every row left. O(1).
+pub fn threshold_key(t: f32) -> u32 {
+    if t.is_nan() {
+        u32::MAX
+    } else {
+        value_key(t)
     }
 }
 
@@ -471,6 +502,52 @@ mod tests {
     fn resolved(mut f: Forest, k: usize) -> Forest {
         f.resolve(&(0..k).collect::<Vec<_>>()).unwrap();
         f
+    }
+
+    #[test]
+    fn keys_compare_as_the_floats_do() {
+        let specials = [
+            f32::NEG_INFINITY,
+            f32::MIN,
+            -1.5,
+            -f32::MIN_POSITIVE,
+            -1e-45,
+            -0.0,
+            0.0,
+            1e-45,
+            f32::MIN_POSITIVE,
+            0.5,
+            1.0,
+            f32::MAX,
+            f32::INFINITY,
+            f32::NAN,
+            -f32::NAN,
+        ];
+        for &v in &specials {
+            for &t in &specials {
+                assert_eq!(
+                    value_key(v) > threshold_key(t),
+                    v > t,
+                    "value {v:?} against threshold {t:?}"
+                );
+            }
+        }
+        // Worked by hand: +0 and −0 are one key; 1.0 is 0x3F80_0000 with the sign bit set;
+        // −1.0 is 0xBF80_0000 inverted.
+        assert_eq!(value_key(0.0), 0x8000_0000);
+        assert_eq!(value_key(-0.0), 0x8000_0000);
+        assert_eq!(value_key(1.0), 0xBF80_0000);
+        assert_eq!(value_key(-1.0), 0x407F_FFFF);
+        assert_eq!(value_key(f32::NAN), 0);
+        assert_eq!(threshold_key(f32::NAN), u32::MAX);
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn keys_keep_the_order_of_any_bits(a: u32, b: u32) {
+            let (v, t) = (f32::from_bits(a), f32::from_bits(b));
+            proptest::prop_assert_eq!(value_key(v) > threshold_key(t), v > t);
+        }
     }
 
     #[test]

@@ -18,7 +18,7 @@
 use serde::{Deserialize, Serialize};
 use smoothing::NO_PARENT;
 
-use crate::boost::{Forest, LANES};
+use crate::boost::{self, Forest, LANES};
 use crate::dom::{Dom, NONE};
 use crate::features::{Counts, COUNT, NAMES};
 use crate::{Error, Result};
@@ -345,17 +345,17 @@ impl Stage2 {
         let width = self.forest.row_len();
         let own = width.min(COUNT);
         // The batch column by column, as `Forest::margins_columns` reads it, written once.
-        let mut vals = vec![0f32; LANES * width];
+        let mut vals = vec![0u32; LANES * width];
         let mut margins = [0f32; LANES];
         let mut lo = 0;
         while lo < m {
             let hi = (lo + LANES).min(m);
             for (j, c) in (lo..hi).enumerate() {
                 for (col, &v) in row(c)[..own].iter().enumerate() {
-                    vals[col * LANES + j] = v;
+                    vals[col * LANES + j] = boost::value_key(v);
                 }
                 for (col, &v) in (own..width).zip(&z[c * STACK_COUNT..]) {
-                    vals[col * LANES + j] = v;
+                    vals[col * LANES + j] = boost::value_key(v);
                 }
             }
             self.forest.margins_columns(&vals, &mut margins, hi - lo);
