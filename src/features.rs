@@ -11,6 +11,9 @@ use crate::dom::{visibility, Dom, Kind, Tag, NONE};
 use crate::geometry::{self, Layout, LayoutOptions};
 use crate::text::is_word_char;
 use crate::url;
+use std::collections::HashMap;
+use std::hash::BuildHasherDefault;
+use twox_hash::XxHash64;
 
 macro_rules! features {
     ($($konst:ident = $name:literal : $doc:literal,)*) => {
@@ -145,6 +148,11 @@ impl FeatureMatrix {
         }
     }
 
+    /// Whether node `i` has a row of its own (see [`Rows`]).
+    pub fn has_row(&self, i: usize) -> bool {
+        self.row_of[i] != NONE
+    }
+
     /// Number of nodes.
     pub fn len(&self) -> usize {
         self.row_of.len()
@@ -233,7 +241,19 @@ pub struct PageFeatures {
     pub matrix: FeatureMatrix,
 }
 
-/// Computes every node's features.
+/// Which elements get a feature row; the others read as a row of zeros.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Rows {
+    /// Every element.
+    All,
+    /// The elements segmentation can score with this `min_area` (see
+    /// [`crate::segment::scored_mask`]): the body (or the first element without one) and the
+    /// visible elements of at least `min_area` px². The pipeline reads no other row, and
+    /// about half a page's elements are smaller, so their rows are not worth filling.
+    Scorable(f32),
+}
+
+/// Computes every element's features.
 ///
 /// # Complexity
 /// O(n + t) time for n nodes and t bytes of text; O(n) space (one row of `COUNT` floats and
@@ -241,7 +261,7 @@ pub struct PageFeatures {
 pub fn compute(dom: &Dom, url: Option<&str>, opts: &FeatureOptions) -> PageFeatures {
     let visible = visibility(dom);
     let layout = geometry::layout(dom, &visible, &opts.layout);
-    compute_with_layout(dom, url, visible, layout)
+    compute_with_layout(dom, url, visible, layout, Rows::All)
 }
 
 /// Like [`compute`], with boxes computed or read elsewhere (see [`geometry::apply_boxes`]).
@@ -250,6 +270,7 @@ pub fn compute_with_layout(
     url: Option<&str>,
     visible: Vec<bool>,
     layout: Layout,
+    rows: Rows,
 ) -> PageFeatures {
     let n = dom.len();
     let blocks = blocks::segment(dom, &visible);
@@ -295,15 +316,20 @@ pub fn compute_with_layout(
     let (pw, ph) = (page.w.max(1.0), page.h.max(1.0));
     let page_area = pw * ph;
     // Only elements are scored or written out: other nodes get no row (they read as zeros).
-    let elements = dom
-        .nodes()
-        .iter()
-        .filter(|x| x.kind == Kind::Element)
-        .count();
-    let mut data = Vec::with_capacity(elements * COUNT);
+    let root = crate::segment::scoring_root(dom);
+    let has_row = |i: usize| {
+        dom.node(i).kind == Kind::Element
+            && match rows {
+                Rows::All => true,
+                Rows::Scorable(min_area) => {
+                    i == root || visible[i] && layout.rects[i].area() >= min_area
+                }
+            }
+    };
+    let mut data = Vec::with_capacity((0..n).filter(|&i| has_row(i)).count() * COUNT);
     let mut row_of = vec![NONE; n];
     for i in 0..n {
-        if dom.node(i).kind != Kind::Element {
+        if !has_row(i) {
             continue;
         }
         row_of[i] = (data.len() / COUNT) as u32;
@@ -878,7 +904,9 @@ fn class_groups(dom: &Dom) -> (Vec<u32>, Vec<u32>, Vec<bool>) {
     let mut own = vec![0u32; n];
     let mut inherited = vec![0u32; n];
     let mut in_main = vec![false; n];
-    let mut memo: std::collections::HashMap<&str, u32> = std::collections::HashMap::new();
+    // Short keys from one page: a fast hash (a page crafted to collide is bounded by the
+    // page time limit, as any slow page is).
+    let mut memo: HashMap<&str, u32, BuildHasherDefault<XxHash64>> = HashMap::default();
     for i in 1..n {
         let node = dom.node(i);
         let p = node.parent as usize;

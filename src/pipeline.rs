@@ -53,7 +53,9 @@ pub fn analyze_within(
     deadline.check("layout")?;
     let layout = crate::geometry::layout(dom, &visible, &opts.features.layout);
     deadline.check("features")?;
-    let pf = features::compute_with_layout(dom, page.url.as_deref(), visible, layout);
+    // Rows only where `segment` reads them.
+    let rows = features::Rows::Scorable(opts.segment.min_area);
+    let pf = features::compute_with_layout(dom, page.url.as_deref(), visible, layout, rows);
     deadline.check("segment")?;
     let seg = segment(dom, &pf, model, &opts.segment);
     deadline.check("extract")?;

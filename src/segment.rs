@@ -198,10 +198,7 @@ pub struct Segmentation {
 /// O(n).
 pub fn scored_mask(dom: &Dom, pf: &PageFeatures, min_area: f32) -> (usize, Vec<bool>) {
     let n = dom.len();
-    let root = dom
-        .body()
-        .or_else(|| (0..n).find(|&i| dom.node(i).kind == Kind::Element))
-        .unwrap_or(0);
+    let root = scoring_root(dom);
     let mut scored = vec![false; n];
     if n == 0 {
         return (root, scored);
@@ -218,6 +215,13 @@ pub fn scored_mask(dom: &Dom, pf: &PageFeatures, min_area: f32) -> (usize, Vec<b
     (root, scored)
 }
 
+/// The root of the scored tree: the body, else the first element, else the document. O(n).
+pub fn scoring_root(dom: &Dom) -> usize {
+    dom.body()
+        .or_else(|| (0..dom.len()).find(|&i| dom.node(i).kind == Kind::Element))
+        .unwrap_or(0)
+}
+
 /// Scores and smooths one page.
 ///
 /// # Complexity
@@ -228,6 +232,10 @@ pub fn segment(dom: &Dom, pf: &PageFeatures, model: &Model, opts: &SegmentOption
     let n = dom.len();
     let rects = &pf.layout.rects;
     let (root, scored) = scored_mask(dom, pf, opts.min_area);
+    debug_assert!(
+        (0..n).all(|i| !scored[i] || pf.matrix.has_row(i)),
+        "features computed without rows for some scored nodes (see features::Rows)"
+    );
     let end = dom.node(root).end as usize;
     // The solver's tree in compact form, built once: the second stage reads it too.
     let tree = Tree::from_scored(dom, &pf.counts, &scored);

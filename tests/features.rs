@@ -2,7 +2,9 @@
 
 mod common;
 
-use pagelevel::features::{self, f, FeatureOptions, COUNT, NAMES};
+use pagelevel::dom::Kind;
+use pagelevel::features::{self, f, FeatureOptions, Rows, COUNT, NAMES};
+use pagelevel::segment::{scored_mask, scoring_root, DEFAULT_MIN_AREA};
 use pagelevel::{Limits, Page, Spans};
 
 fn page(html: &str, url: Option<&str>) -> (Page, features::PageFeatures) {
@@ -190,10 +192,59 @@ fn every_page_of_l3s_and_sites() {
                     );
                 }
             }
+            // The pipeline's rows: the same values, only where segmentation scores.
+            let visible = pagelevel::dom::visibility(&p.dom);
+            let layout = pagelevel::geometry::layout(&p.dom, &visible, &Default::default());
+            let rows = Rows::Scorable(DEFAULT_MIN_AREA);
+            let part =
+                features::compute_with_layout(&p.dom, e.url.as_deref(), visible, layout, rows);
+            let root = scoring_root(&p.dom);
+            for i in 0..p.dom.len() {
+                let expect = p.dom.node(i).kind == Kind::Element
+                    && (i == root
+                        || pf.visible[i] && pf.layout.rects[i].area() >= DEFAULT_MIN_AREA);
+                assert_eq!(
+                    part.matrix.has_row(i),
+                    expect,
+                    "{}: {}",
+                    e.html,
+                    p.dom.path(i)
+                );
+                if expect {
+                    assert_eq!(part.matrix.row(i), pf.matrix.row(i));
+                }
+            }
+            let (_, scored) = scored_mask(&p.dom, &part, DEFAULT_MIN_AREA);
+            assert!((0..p.dom.len()).all(|i| !scored[i] || part.matrix.has_row(i)));
             pages += 1;
         }
     }
     assert_eq!(pages, 621 + 360);
+}
+
+#[test]
+fn scorable_rows_skip_small_and_hidden_elements() {
+    let html = r#"<body><div id=big><p id=text>A paragraph long enough to be a few lines of text
+        in the estimated layout, so that its box is well over two thousand square pixels.</p>
+        <span id=small>x</span><div id=hidden style="display:none">hidden words</div></div></body>"#;
+    let p = Page::from_bytes(html.as_bytes(), None, None, &Limits::default()).unwrap();
+    let visible = pagelevel::dom::visibility(&p.dom);
+    let layout = pagelevel::geometry::layout(&p.dom, &visible, &Default::default());
+    let rows = Rows::Scorable(DEFAULT_MIN_AREA);
+    let pf = features::compute_with_layout(&p.dom, None, visible, layout, rows);
+    let body = p.dom.body().unwrap();
+    for (id, has) in [
+        ("big", true),
+        ("text", true),
+        ("small", false),
+        ("hidden", false),
+    ] {
+        assert_eq!(pf.matrix.has_row(find(&p, id)), has, "#{id}");
+    }
+    assert!(pf.matrix.has_row(body));
+    // Without a row a node reads as zeros; its counts are still there for its ancestors.
+    assert_eq!(pf.matrix.row(find(&p, "small")), &[0.0; COUNT][..]);
+    assert_eq!(pf.counts[find(&p, "small")].words, 1);
 }
 
 #[test]

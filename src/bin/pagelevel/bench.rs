@@ -93,6 +93,13 @@ pub fn run(args: Args) -> anyhow::Result<usize> {
         },
         ..popts.clone()
     };
+    // The feature stage as the pipeline runs it: rows only for the nodes it scores.
+    let page_features = |dom: &dom::Dom, u: Option<&str>| {
+        let visible = dom::visibility(dom);
+        let layout = pagelevel::geometry::layout(dom, &visible, &opts.layout);
+        let rows = features::Rows::Scorable(popts.segment.min_area);
+        features::compute_with_layout(dom, u, visible, layout, rows)
+    };
     // The pipeline's own parse (no spans, see `pagelevel::Spans`); the spanned one is timed
     // beside it, as `segment` and `view` run it.
     let none = pagelevel::config::Deadline::none();
@@ -131,7 +138,7 @@ pub fn run(args: Args) -> anyhow::Result<usize> {
         Box::new(|b, u| {
             let d = decode::decode_for_url(b, None, u);
             if let Ok(dom) = dom::parse_plain_within(&d.text, &limits, &none) {
-                std::hint::black_box(features::compute(&dom, u, &opts));
+                std::hint::black_box(page_features(&dom, u));
             }
         }),
     ));
@@ -140,7 +147,7 @@ pub fn run(args: Args) -> anyhow::Result<usize> {
         Box::new(|b, u| {
             let d = decode::decode_for_url(b, None, u);
             if let Ok(dom) = dom::parse_plain_within(&d.text, &limits, &none) {
-                let pf = features::compute(&dom, u, &opts);
+                let pf = page_features(&dom, u);
                 // The smoothing tree's nodes, scored by every stage of the model.
                 let (_, scored) = scored_mask(&dom, &pf, popts.segment.min_area);
                 let tree = Tree::from_scored(&dom, &pf.counts, &scored);

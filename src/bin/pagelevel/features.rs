@@ -41,7 +41,13 @@ pub fn run(args: Args) -> anyhow::Result<usize> {
             if let Some(b) = &boxes {
                 pagelevel::geometry::apply_boxes(dom, &mut layout, b);
             }
-            let pf = features::compute_with_layout(dom, page.url.as_deref(), visible, layout);
+            let pf = features::compute_with_layout(
+                dom,
+                page.url.as_deref(),
+                visible,
+                layout,
+                features::Rows::All,
+            );
             let mut out = Vec::with_capacity(dom.len() * 600);
             let name = path.display().to_string();
             for i in 0..dom.len() {
