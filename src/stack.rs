@@ -350,12 +350,23 @@ impl Stage2 {
         let mut lo = 0;
         while lo < m {
             let hi = (lo + LANES).min(m);
-            for (j, c) in (lo..hi).enumerate() {
-                for (col, &v) in row(c)[..own].iter().enumerate() {
-                    vals[col * LANES + j] = boost::value_key(v);
+            // Each lane's two parts cut to length once (a short batch repeats its last node),
+            // so the copy runs column by column without bounds checks.
+            let node = |j: usize| (lo + j).min(hi - 1);
+            let rows: [&[f32]; LANES] = std::array::from_fn(|j| &row(node(j))[..own]);
+            let stacked: [&[f32]; LANES] = std::array::from_fn(|j| {
+                let c = node(j);
+                &z[c * STACK_COUNT..c * STACK_COUNT + (width - own)]
+            });
+            let (head, tail) = vals.split_at_mut(own * LANES);
+            for (col, out) in head.chunks_exact_mut(LANES).enumerate() {
+                for (v, r) in out.iter_mut().zip(&rows) {
+                    *v = boost::value_key(r[col]);
                 }
-                for (col, &v) in (own..width).zip(&z[c * STACK_COUNT..]) {
-                    vals[col * LANES + j] = boost::value_key(v);
+            }
+            for (col, out) in tail.chunks_exact_mut(LANES).enumerate() {
+                for (v, r) in out.iter_mut().zip(&stacked) {
+                    *v = boost::value_key(r[col]);
                 }
             }
             self.forest.margins_columns(&vals, &mut margins, hi - lo);
