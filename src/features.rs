@@ -11,9 +11,7 @@ use crate::dom::{visibility, Dom, Kind, Tag, NONE};
 use crate::geometry::{self, Layout, LayoutOptions};
 use crate::text::is_word_char;
 use crate::url;
-use std::collections::HashMap;
-use std::hash::BuildHasherDefault;
-use twox_hash::XxHash64;
+use rustc_hash::FxHashMap;
 
 macro_rules! features {
     ($($konst:ident = $name:literal : $doc:literal,)*) => {
@@ -945,7 +943,7 @@ fn class_groups(dom: &Dom) -> (Vec<u32>, Vec<u32>, Vec<bool>) {
     let mut in_main = vec![false; n];
     // Short keys from one page: a fast hash (a page crafted to collide is bounded by the
     // page time limit, as any slow page is).
-    let mut memo: HashMap<&str, u32, BuildHasherDefault<XxHash64>> = HashMap::default();
+    let mut memo: FxHashMap<&str, u32> = FxHashMap::default();
     for i in 1..n {
         let node = dom.node(i);
         let p = node.parent as usize;
@@ -1011,13 +1009,14 @@ fn name_groups(value: &str) -> u32 {
     let mut flush = |buf: &[u8; KEEP], len: &mut usize| {
         if *len > 0 {
             let t = &buf[..(*len).min(KEEP)];
+            // Prefixes are a few bytes: an inline byte loop, not a call to `memcmp`.
+            let starts = |p: &[u8]| t.len() >= p.len() && t.iter().zip(p).all(|(a, b)| a == b);
             for &(p, g) in &by_letter[(t[0] as usize) & 0x7f] {
                 let p = p.as_bytes();
                 let hit = if p.len() <= 3 {
-                    *len == p.len() && t == p
-                        || (*len == p.len() + 1 && t.starts_with(p) && t[p.len()] == b's')
+                    (*len == p.len() || *len == p.len() + 1 && t[p.len()] == b's') && starts(p)
                 } else {
-                    t.starts_with(p)
+                    starts(p)
                 };
                 if hit {
                     bits |= 1 << g;
