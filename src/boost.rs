@@ -181,13 +181,8 @@ impl Forest {
         let width = self.row_len;
         scratch.resize(width * LANES, 0);
         let vals = &mut scratch[..width * LANES];
-        // Each lane's row cut to `width` once, so the copy below has no bounds checks left.
         let lanes: [&[f32]; LANES] = std::array::from_fn(|j| &rows[j.min(r - 1)][..width]);
-        for (c, column) in vals.chunks_exact_mut(LANES).enumerate() {
-            for (v, row) in column.iter_mut().zip(&lanes) {
-                *v = value_key(row[c]);
-            }
-        }
+        write_columns(vals, &lanes);
         self.margins_columns(vals, out, r);
     }
 
@@ -252,6 +247,20 @@ pub fn value_key(v: f32) -> u32 {
         0
     } else {
         k
+    }
+}
+
+/// Writes `lanes` column by column as [`value_key`]s: lane j's value of column c at
+/// `out[c · LANES + j]`, for the `out.len() / LANES` columns (every lane at least that long).
+/// O(columns · LANES).
+#[inline]
+pub fn write_columns(out: &mut [u32], lanes: &[&[f32]; LANES]) {
+    // Each lane cut to the column count once, so the copy has no bounds checks left.
+    let lanes: [&[f32]; LANES] = std::array::from_fn(|j| &lanes[j][..out.len() / LANES]);
+    for (c, column) in out.chunks_exact_mut(LANES).enumerate() {
+        for (v, row) in column.iter_mut().zip(&lanes) {
+            *v = value_key(row[c]);
+        }
     }
 }
 

@@ -315,14 +315,12 @@ pub fn compute_with_layout(
     let page_area = pw * ph;
     // Only elements are scored or written out: other nodes get no row (they read as zeros).
     let root = crate::segment::scoring_root(dom);
-    let has_row = |i: usize| {
-        dom.node(i).kind == Kind::Element
-            && match rows {
-                Rows::All => true,
-                Rows::Scorable(min_area) => {
-                    i == root || visible[i] && layout.rects[i].area() >= min_area
-                }
-            }
+    let has_row = |i: usize| match rows {
+        Rows::All => dom.node(i).kind == Kind::Element,
+        Rows::Scorable(min_area) => {
+            i == root && dom.node(i).kind == Kind::Element
+                || crate::segment::is_scorable(dom, &visible, &layout.rects, min_area, i)
+        }
     };
     let mut data = Vec::with_capacity((0..n).filter(|&i| has_row(i)).count() * COUNT);
     let mut row_of = vec![NONE; n];

@@ -48,14 +48,7 @@ pub fn analyze_within(
     deadline: &Deadline,
 ) -> Result<Analysis> {
     let dom = &page.dom;
-    deadline.check("visibility")?;
-    let visible = crate::dom::visibility(dom);
-    deadline.check("layout")?;
-    let layout = crate::geometry::layout(dom, &visible, &opts.features.layout);
-    deadline.check("features")?;
-    // Rows only where `segment` reads them.
-    let rows = features::Rows::Scorable(opts.segment.min_area);
-    let pf = features::compute_with_layout(dom, page.url.as_deref(), visible, layout, rows);
+    let pf = page_features(dom, page.url.as_deref(), opts, deadline)?;
     deadline.check("segment")?;
     let seg = segment(dom, &pf, model, &opts.segment);
     deadline.check("extract")?;
@@ -64,6 +57,28 @@ pub fn analyze_within(
         features: pf,
         segmentation: seg,
     })
+}
+
+/// The pipeline's feature stage: visibility, layout, then feature rows only where `segment`
+/// reads them ([`features::Rows::Scorable`]); `deadline` is checked before each step.
+///
+/// # Complexity
+/// That of [`features::compute`].
+pub fn page_features(
+    dom: &crate::dom::Dom,
+    url: Option<&str>,
+    opts: &Options,
+    deadline: &Deadline,
+) -> Result<PageFeatures> {
+    deadline.check("visibility")?;
+    let visible = crate::dom::visibility(dom);
+    deadline.check("layout")?;
+    let layout = crate::geometry::layout(dom, &visible, &opts.features.layout);
+    deadline.check("features")?;
+    let rows = features::Rows::Scorable(opts.segment.min_area);
+    Ok(features::compute_with_layout(
+        dom, url, visible, layout, rows,
+    ))
 }
 
 /// The whole pipeline on one page's bytes, within `limits`: decode, parse, features,

@@ -25,6 +25,7 @@ use smoothing::NO_PARENT;
 use crate::classify::Model;
 use crate::dom::{Dom, Kind, NONE};
 use crate::features::PageFeatures;
+use crate::geometry::Rect;
 use crate::stack::Tree;
 use crate::structured::{
     decode_blocks, tree_filter, DEFAULT_SWITCH_PENALTY, DEFAULT_TREE_KEEP_WORDS, DEFAULT_TREE_SHARE,
@@ -206,13 +207,16 @@ pub fn scored_mask(dom: &Dom, pf: &PageFeatures, min_area: f32) -> (usize, Vec<b
     let end = dom.node(root).end as usize;
     scored[root] = true;
     for i in root + 1..end {
-        let node = dom.node(i);
-        scored[i] = node.kind == Kind::Element
-            && pf.visible[i]
-            && pf.layout.rects[i].area() >= min_area
-            && scored[node.parent as usize];
+        scored[i] = is_scorable(dom, &pf.visible, &pf.layout.rects, min_area, i)
+            && scored[dom.node(i).parent as usize];
     }
     (root, scored)
+}
+
+/// Whether node `i` is big enough to be scored: a visible element of at least `min_area`
+/// px² (the scored tree keeps those whose parent is scored too, see [`scored_mask`]). O(1).
+pub fn is_scorable(dom: &Dom, visible: &[bool], rects: &[Rect], min_area: f32, i: usize) -> bool {
+    dom.node(i).kind == Kind::Element && visible[i] && rects[i].area() >= min_area
 }
 
 /// The root of the scored tree: the body, else the first element, else the document. O(n).

@@ -350,25 +350,13 @@ impl Stage2 {
         let mut lo = 0;
         while lo < m {
             let hi = (lo + LANES).min(m);
-            // Each lane's two parts cut to length once (a short batch repeats its last node),
-            // so the copy runs column by column without bounds checks.
+            // Each lane's two parts (a short batch repeats its last node).
             let node = |j: usize| (lo + j).min(hi - 1);
-            let rows: [&[f32]; LANES] = std::array::from_fn(|j| &row(node(j))[..own]);
-            let stacked: [&[f32]; LANES] = std::array::from_fn(|j| {
-                let c = node(j);
-                &z[c * STACK_COUNT..c * STACK_COUNT + (width - own)]
-            });
+            let rows: [&[f32]; LANES] = std::array::from_fn(|j| row(node(j)));
+            let stacked: [&[f32]; LANES] = std::array::from_fn(|j| &z[node(j) * STACK_COUNT..]);
             let (head, tail) = vals.split_at_mut(own * LANES);
-            for (col, out) in head.chunks_exact_mut(LANES).enumerate() {
-                for (v, r) in out.iter_mut().zip(&rows) {
-                    *v = boost::value_key(r[col]);
-                }
-            }
-            for (col, out) in tail.chunks_exact_mut(LANES).enumerate() {
-                for (v, r) in out.iter_mut().zip(&stacked) {
-                    *v = boost::value_key(r[col]);
-                }
-            }
+            boost::write_columns(head, &rows);
+            boost::write_columns(tail, &stacked);
             self.forest.margins_columns(&vals, &mut margins, hi - lo);
             for (k, c) in (lo..hi).enumerate() {
                 put(c, crate::classify::sigmoid(margins[k] as f64) as f32);

@@ -498,9 +498,7 @@ pub fn labelled_nodes(
     let end = dom.node(body).end as usize;
     (body..end)
         .filter(|&i| {
-            dom.node(i).kind == crate::dom::Kind::Element
-                && pf.visible[i]
-                && pf.layout.rects[i].area() >= DEFAULT_MIN_AREA
+            crate::segment::is_scorable(dom, &pf.visible, &pf.layout.rects, DEFAULT_MIN_AREA, i)
         })
         .collect()
 }

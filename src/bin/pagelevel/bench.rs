@@ -3,7 +3,6 @@
 use std::path::PathBuf;
 use std::time::Instant;
 
-use pagelevel::features::{self, FeatureOptions};
 use pagelevel::manifest::Manifest;
 use pagelevel::segment::scored_mask;
 use pagelevel::stack::Tree;
@@ -80,7 +79,6 @@ pub fn run(args: Args) -> anyhow::Result<usize> {
         pages.push((input::read_page(&m.html_path(e), &limits)?, e.url.clone()));
     }
     let total_bytes: usize = pages.iter().map(|p| p.0.len()).sum();
-    let opts = FeatureOptions::default();
     let model = &match &args.model {
         Some(p) => pagelevel::classify::Model::from_json(&std::fs::read_to_string(p)?)?,
         None => pagelevel::classify::Model::embedded().clone(),
@@ -93,12 +91,10 @@ pub fn run(args: Args) -> anyhow::Result<usize> {
         },
         ..popts.clone()
     };
-    // The feature stage as the pipeline runs it: rows only for the nodes it scores.
+    // The feature stage as the pipeline runs it (rows only for the nodes it scores).
     let page_features = |dom: &dom::Dom, u: Option<&str>| {
-        let visible = dom::visibility(dom);
-        let layout = pagelevel::geometry::layout(dom, &visible, &opts.layout);
-        let rows = features::Rows::Scorable(popts.segment.min_area);
-        features::compute_with_layout(dom, u, visible, layout, rows)
+        let none = pagelevel::config::Deadline::none();
+        pagelevel::pipeline::page_features(dom, u, &popts, &none).expect("no deadline to pass")
     };
     // The pipeline's own parse (no spans, see `pagelevel::Spans`); the spanned one is timed
     // beside it, as `segment` and `view` run it.
