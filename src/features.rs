@@ -322,19 +322,25 @@ pub fn compute_with_layout(
                 || crate::segment::is_scorable(dom, &visible, &layout.rects, min_area, i)
         }
     };
-    let mut data = Vec::with_capacity((0..n).filter(|&i| has_row(i)).count() * COUNT);
+    // Rows are numbered first, so the matrix is allocated (and zeroed) once, at its size.
     let mut row_of = vec![NONE; n];
+    let mut rows_used = 0u32;
+    for (i, r) in row_of.iter_mut().enumerate() {
+        if has_row(i) {
+            *r = rows_used;
+            rows_used += 1;
+        }
+    }
+    let mut data = vec![0.0f32; rows_used as usize * COUNT];
     for i in 0..n {
-        if !has_row(i) {
+        if row_of[i] == NONE {
             continue;
         }
-        row_of[i] = (data.len() / COUNT) as u32;
-        let start = data.len();
-        data.resize(start + COUNT, 0.0);
+        let start = row_of[i] as usize * COUNT;
         // A fixed-size row: its constant column indices are checked at compile time.
-        let row: &mut [f32; COUNT] = (&mut data[start..])
+        let row: &mut [f32; COUNT] = (&mut data[start..start + COUNT])
             .try_into()
-            .expect("the row just pushed is COUNT long");
+            .expect("a row is COUNT long");
         let r = layout.rects[i];
         let c = &counts[i];
         row[f::MARGIN_LEFT] = clamp01(r.x / pw);

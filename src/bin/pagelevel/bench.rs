@@ -91,14 +91,13 @@ pub fn run(args: Args) -> anyhow::Result<usize> {
         },
         ..popts.clone()
     };
-    // The feature stage as the pipeline runs it (rows only for the nodes it scores).
-    let page_features = |dom: &dom::Dom, u: Option<&str>| {
-        let none = pagelevel::config::Deadline::none();
-        pagelevel::pipeline::page_features(dom, u, &popts, &none).expect("no deadline to pass")
-    };
     // The pipeline's own parse (no spans, see `pagelevel::Spans`); the spanned one is timed
     // beside it, as `segment` and `view` run it.
     let none = pagelevel::config::Deadline::none();
+    // The feature stage as the pipeline runs it (rows only for the nodes it scores).
+    let page_features = |dom: &dom::Dom, u: Option<&str>| {
+        pagelevel::pipeline::page_features(dom, u, &popts, &none).expect("no deadline to pass")
+    };
     type Work<'a> = Box<dyn Fn(&[u8], Option<&str>) + 'a>;
     let mut work: Vec<(&'static str, Work)> = vec![(
         "decode",
