@@ -24,6 +24,7 @@ pub mod manifest;
 pub mod metrics;
 pub mod page;
 pub mod render;
+pub mod repeats;
 pub mod site;
 pub mod stack;
 pub mod structured;

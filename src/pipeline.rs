@@ -5,6 +5,7 @@ use crate::config::Deadline;
 use crate::extract::render_text;
 use crate::features::{self, FeatureOptions, PageFeatures};
 use crate::render::{render, Format};
+use crate::repeats::drop_repeats;
 use crate::segment::{segment, SegmentOptions, Segmentation};
 use crate::{Limits, Page, Result};
 
@@ -15,6 +16,8 @@ pub struct Options {
     pub features: FeatureOptions,
     /// Scoring and smoothing settings.
     pub segment: SegmentOptions,
+    /// Keep the second copy of a repeated passage in the main text (see [`crate::repeats`]).
+    pub keep_repeats: bool,
 }
 
 /// A page with its features and segmentation.
@@ -26,6 +29,8 @@ pub struct Analysis {
     pub features: PageFeatures,
     /// Its scores, segments and template flags.
     pub segmentation: Segmentation,
+    /// Whether the main text keeps second copies of repeated passages ([`Options::keep_repeats`]).
+    pub keep_repeats: bool,
 }
 
 /// Runs features, classifier and smoothing on a parsed page.
@@ -56,6 +61,7 @@ pub fn analyze_within(
         page,
         features: pf,
         segmentation: seg,
+        keep_repeats: opts.keep_repeats,
     })
 }
 
@@ -156,9 +162,13 @@ impl Analysis {
     /// The visible text of the text nodes for which `keep` holds (elements are walked into).
     fn render_kept(&self, keep: impl Fn(usize) -> bool) -> (Vec<bool>, String) {
         let dom = &self.page.dom;
-        let keep: Vec<bool> = (0..dom.len())
+        let mut keep: Vec<bool> = (0..dom.len())
             .map(|i| dom.node(i).kind != crate::dom::Kind::Text || keep(i))
             .collect();
+        if !self.keep_repeats {
+            let visible = &self.features.visible;
+            drop_repeats(dom, visible, &self.features.blocks, &mut keep);
+        }
         let text = render_text(dom, &self.features.visible, &keep);
         (keep, text)
     }

@@ -175,6 +175,7 @@ pub fn run(args: Args) -> anyhow::Result<usize> {
                         page,
                         features: both.features,
                         segmentation: seg,
+                        keep_repeats: opts.keep_repeats,
                     }
                 } else {
                     analyze(page, &model, &opts)

@@ -262,6 +262,11 @@ pub struct PipelineArgs {
     /// Tree filter: content blocks of at least this many words are kept wherever they are.
     #[arg(long, default_value_t = DEFAULT_TREE_KEEP_WORDS)]
     pub tree_keep_words: u32,
+    /// Keep second copies of repeated passages in the main text (by default a passage of
+    /// two or more text blocks that repeats one outside it is dropped: responsive copies,
+    /// carousel clones).
+    #[arg(long)]
+    pub keep_repeats: bool,
     /// A model JSON file instead of the embedded one.
     #[arg(long)]
     pub model: Option<PathBuf>,
@@ -297,6 +302,7 @@ impl PipelineArgs {
                 tree_share: self.tree_share,
                 tree_keep_words: self.tree_keep_words,
             },
+            keep_repeats: self.keep_repeats,
             ..Options::default()
         }
     }
