@@ -118,6 +118,8 @@ impl Analysis {
     /// returned instead (the visible text whose smoothed score is the page's lowest): a page
     /// always has some main content, and an empty answer is the worst one. boilerpipe's
     /// content blocks are the last resort, for a page whose text lies outside `<body>`.
+    /// Unless [`Analysis::keep_repeats`] is set, a repeated passage is said once
+    /// ([`crate::repeats`]).
     pub fn main_text(&self) -> String {
         self.main_keep().1
     }
