@@ -16,7 +16,7 @@
 //! and only a key seen before makes the two copies' words be compared.
 
 use crate::blocks::Blocks;
-use crate::dom::{Dom, Kind, Tag, NONE};
+use crate::dom::{is_tab_panel_role, Dom, Kind, Tag, NONE};
 use rustc_hash::FxHashMap;
 
 /// A repeated passage has at least this many kept words.
@@ -110,7 +110,8 @@ impl Summary {
 }
 
 /// Whether byte `b` belongs to a word: ASCII letters, digits and `_`, and every byte of a
-/// non-ASCII character (copies repeat their bytes exactly, so nothing finer is needed).
+/// non-ASCII character (copies repeat their bytes exactly, so nothing finer is needed; symbols
+/// such as ★ count, so "★★★★" and "★★★★½" tell two hotels apart).
 #[inline]
 fn is_word_byte(b: u8) -> bool {
     b >= 0x80 || b.is_ascii_alphanumeric() || b == b'_'
@@ -147,10 +148,7 @@ fn in_tab_panel(dom: &Dom, i: usize, memo: &mut Vec<u8>) -> bool {
             break memo[j];
         }
         let node = dom.node(j);
-        let own = node.kind == Kind::Element
-            && dom
-                .attr(j, "role")
-                .is_some_and(|r| r.trim().eq_ignore_ascii_case("tabpanel"));
+        let own = node.kind == Kind::Element && dom.attr(j, "role").is_some_and(is_tab_panel_role);
         if own {
             break 2;
         }
@@ -226,29 +224,28 @@ pub fn drop_repeats(dom: &Dom, visible: &[bool], blocks: &Blocks, keep: &mut [bo
     let mut budget = 2 * (n as u64 + kept_bytes);
     // Per node, whether it is inside a tab panel: 0 unknown, 1 no, 2 yes (filled on demand).
     let mut tab: Vec<u8> = Vec::new();
-    // Elements entered and not yet left: (subtree end, the element when it can be an original).
-    let mut open: Vec<(usize, Option<usize>)> = Vec::new();
+    // Candidate elements entered and not yet left: (subtree end, element).
+    let mut open: Vec<(usize, usize)> = Vec::new();
+    let end_of = |i: usize| (dom.node(i).end as usize).clamp(i + 1, n);
     let mut dropped = 0;
     let mut i = 0;
     while i < n {
-        while let Some(&(end, el)) = open.last() {
+        while let Some(&(end, e)) = open.last() {
             if end > i {
                 break;
             }
             open.pop();
-            if let Some(e) = el {
-                seen.entry((sum[e].hash, sum[e].words)).or_insert(e);
-            }
+            seen.entry((sum[e].hash, sum[e].words)).or_insert(e);
         }
         let node = dom.node(i);
-        let end = (node.end as usize).clamp(i + 1, n);
+        let end = end_of(i);
         let s = sum[i];
         if node.kind != Kind::Element || s.words < MIN_WORDS || s.blocks < 2 || s.pre {
             i += 1;
             continue;
         }
         if let Some(&a) = seen.get(&(s.hash, s.words)) {
-            let a_end = (dom.node(a).end as usize).clamp(a + 1, n);
+            let a_end = end_of(a);
             let cost = (a_end - a + end - i) as u64 + sum[a].bytes + s.bytes;
             if cost <= budget {
                 budget -= cost;
@@ -268,7 +265,7 @@ pub fn drop_repeats(dom: &Dom, visible: &[bool], blocks: &Blocks, keep: &mut [bo
                 }
             }
         }
-        open.push((end, Some(i)));
+        open.push((end, i));
         i += 1;
     }
     dropped

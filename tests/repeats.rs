@@ -30,6 +30,16 @@ fn dedup_text(html: &str, unkept: &str) -> (String, usize) {
     (render_text(&dom, &vis, &keep), dropped)
 }
 
+/// The pipeline's main text of `page` with the embedded model and default options but
+/// `keep_repeats`.
+fn main_text(page: Page, keep_repeats: bool) -> String {
+    let opts = Options {
+        keep_repeats,
+        ..Options::default()
+    };
+    analyze(page, Model::embedded(), &opts).main_text()
+}
+
 fn copy(class: &str, heading: &str) -> String {
     format!("<div class={class}><h2>{heading}</h2><p>{SENTENCE}</p></div>")
 }
@@ -191,11 +201,7 @@ fn the_pipeline_drops_repeats_unless_asked_to_keep_them() {
         format!("<html><head><title>Classic II watch</title></head><body>{body}</body></html>");
     let run = |keep_repeats: bool| {
         let page = Page::from_bytes(html.as_bytes(), None, None, &Limits::default()).unwrap();
-        let opts = Options {
-            keep_repeats,
-            ..Options::default()
-        };
-        analyze(page, Model::embedded(), &opts).main_text()
+        main_text(page, keep_repeats)
     };
     let (dropped, kept) = (run(false), run(true));
     assert_eq!(kept.matches(SENTENCE).count(), 2, "{kept}");
@@ -215,12 +221,10 @@ fn a_duplicated_article_on_a_real_page_is_said_once() {
     assert_eq!(gold.matches(sentence).count(), 1);
     let run = |keep_repeats: bool| {
         let path = data.join("wcxb-dev/html/1396.html.gz");
-        let page = Page::from_path(&path, None, &Limits::default()).unwrap();
-        let opts = Options {
+        main_text(
+            Page::from_path(&path, None, &Limits::default()).unwrap(),
             keep_repeats,
-            ..Options::default()
-        };
-        analyze(page, Model::embedded(), &opts).main_text()
+        )
     };
     assert_eq!(run(true).matches(sentence).count(), 2);
     assert_eq!(run(false).matches(sentence).count(), 1);

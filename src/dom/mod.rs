@@ -16,7 +16,7 @@ pub mod visible;
 
 pub use sink::{parse, parse_plain_within, parse_within};
 pub use tag::Tag;
-pub use visible::visibility;
+pub use visible::{is_tab_panel_role, visibility};
 
 /// Closes a `<title>` that is never closed, before the next `<`; returns whether it did.
 ///

@@ -180,7 +180,7 @@ pub fn hidden_element(dom: &Dom, i: usize, tag: Tag) -> bool {
     for (k, v) in dom.attrs(i) {
         match k {
             // Tab panels not selected are one click away and belong to what the page says.
-            "role" if v.trim().eq_ignore_ascii_case("tabpanel") => return false,
+            "role" if is_tab_panel_role(v) => return false,
             "hidden" => hides = true,
             "open" => open = true,
             "aria-modal" | "aria-hidden" if !hides => hides = v.trim().eq_ignore_ascii_case("true"),
@@ -189,6 +189,11 @@ pub fn hidden_element(dom: &Dom, i: usize, tag: Tag) -> bool {
         }
     }
     hides || (dialog && !open)
+}
+
+/// Whether a `role` value names a tab panel (any spacing and case).
+pub fn is_tab_panel_role(role: &str) -> bool {
+    role.trim().eq_ignore_ascii_case("tabpanel")
 }
 
 /// Inline style `display:none` or `visibility:hidden` (any spacing and case).
