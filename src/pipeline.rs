@@ -115,9 +115,11 @@ impl Analysis {
     /// The main text: visible non-template text in document order, one block per line.
     ///
     /// When every word of the page is judged template, the least template-like text is
-    /// returned instead (the visible text whose smoothed score is the page's lowest): a page
-    /// always has some main content, and an empty answer is the worst one. boilerpipe's
-    /// content blocks are the last resort, for a page whose text lies outside `<body>`.
+    /// returned instead (the visible text whose smoothed score is the page's lowest), less
+    /// the page's chrome (links, and navigation, header, footer and aside landmarks): most
+    /// pages have some main content, and a page whose least template-like text is all chrome
+    /// (a script-rendered shell) has none, so its answer is empty. boilerpipe's content blocks
+    /// are the last resort, for a page whose text lies outside `<body>`.
     /// Unless [`Analysis::keep_repeats`] is set, a repeated passage is said once
     /// ([`crate::repeats`]).
     pub fn main_text(&self) -> String {
@@ -150,9 +152,10 @@ impl Analysis {
             })
             .map(|i| y[i])
             .fold(f32::INFINITY, f32::min);
-        let (keep, text) = self.render_kept(|i| y[i] <= lowest);
-        if crate::text::has_words(&text) {
-            return (keep, text);
+        if lowest.is_finite() {
+            // Chrome is never the main content: a page of only chrome has none (JS shells).
+            let chrome = page_chrome(dom);
+            return self.render_kept(|i| y[i] <= lowest && !chrome[i]);
         }
         let blocks = &self.features.blocks;
         self.render_kept(|i| {
@@ -174,4 +177,34 @@ impl Analysis {
         let text = render_text(dom, &self.features.visible, &keep);
         (keep, text)
     }
+}
+
+/// Per node, whether it lies in the page's chrome: inside a link or a navigation, header,
+/// footer or aside landmark (by tag or ARIA role). One top-down pass, O(n).
+fn page_chrome(dom: &crate::dom::Dom) -> Vec<bool> {
+    use crate::dom::{Kind, Tag};
+    let n = dom.len();
+    let mut chrome = vec![false; n];
+    for i in 1..n {
+        let node = dom.node(i);
+        let p = node.parent as usize;
+        chrome[i] = chrome[p]
+            || (node.kind == Kind::Element
+                && (matches!(node.tag, Tag::NAV | Tag::HEADER | Tag::FOOTER | Tag::ASIDE)
+                    || (node.tag == Tag::A && dom.attr(i, "href").is_some())
+                    || dom.attr(i, "role").is_some_and(|r| {
+                        let r = r.trim();
+                        [
+                            "navigation",
+                            "banner",
+                            "contentinfo",
+                            "complementary",
+                            "menu",
+                            "menubar",
+                        ]
+                        .iter()
+                        .any(|k| r.eq_ignore_ascii_case(k))
+                    })));
+    }
+    chrome
 }

@@ -14,8 +14,10 @@ use super::{Dom, Kind, Tag};
 /// never visible.
 ///
 /// `<noscript>` content is hidden, as for a reader with JavaScript, unless the rest of the
-/// page shows fewer than [`NOSCRIPT_FALLBACK_WORDS`] words and the noscript content has more:
-/// then the page is one that serves its content to readers without JavaScript only.
+/// page shows fewer than [`NOSCRIPT_FALLBACK_WORDS`] words and the noscript content adds at
+/// least [`NOSCRIPT_MIN_WORDS`]: then the page is one that serves its content to readers
+/// without JavaScript only. A shorter noscript text is a notice ("enable JavaScript"), not
+/// content, and stays hidden.
 ///
 /// An element hidden by an attribute that holds most of the page's words is shown anyway
 /// ([`REVEAL_SHARE`]): a script reveals it a moment after the first render.
@@ -45,7 +47,7 @@ pub fn visibility(dom: &Dom) -> Vec<bool> {
         return vis;
     }
     let with = visibility_with(dom, true, &[]);
-    if words(&with, usize::MAX) > seen {
+    if words(&with, usize::MAX) >= seen + NOSCRIPT_MIN_WORDS {
         with
     } else {
         vis
@@ -139,6 +141,9 @@ fn reveal_bulk(dom: &Dom, vis: &[bool]) -> Option<Vec<bool>> {
 
 /// Below this many visible words, `<noscript>` content is shown (see [`visibility`]).
 pub const NOSCRIPT_FALLBACK_WORDS: usize = 50;
+
+/// Fewest words `<noscript>` content must add to be shown: a notice is a sentence or two.
+pub const NOSCRIPT_MIN_WORDS: usize = 30;
 
 /// Visibility with `<noscript>` shown or not; elements marked in `reveal` ignore the attributes
 /// and styles that would hide them.
@@ -252,6 +257,10 @@ mod tests {
             "<body><div id=app></div><noscript><div class=post>{words}</div></noscript></body>"
         );
         assert!(text(&forum).starts_with("word word"));
+        // An app shell's notice, shorter than NOSCRIPT_MIN_WORDS, is not content.
+        let shell = "<body><div id=app></div><noscript>You need to enable JavaScript to run \
+                     this app.</noscript></body>";
+        assert_eq!(text(shell), "");
     }
 
     #[test]
