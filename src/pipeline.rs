@@ -179,32 +179,42 @@ impl Analysis {
     }
 }
 
-/// Per node, whether it lies in the page's chrome: inside a link or a navigation, header,
-/// footer or aside landmark (by tag or ARIA role). One top-down pass, O(n).
+/// Per node, whether it lies in the page's chrome: inside a link, a `nav` or `aside`, a
+/// `header` or `footer` that belongs to the page rather than to an `article`, `main` or
+/// `section` (as in HTML's landmark mapping), or an element with a navigation, banner,
+/// contentinfo, complementary or menu role. One top-down pass, O(n).
 fn page_chrome(dom: &crate::dom::Dom) -> Vec<bool> {
     use crate::dom::{Kind, Tag};
+    const ROLES: [&str; 6] = [
+        "navigation",
+        "banner",
+        "contentinfo",
+        "complementary",
+        "menu",
+        "menubar",
+    ];
     let n = dom.len();
     let mut chrome = vec![false; n];
+    // Inside an article, main or section: a header or footer there is that section's own.
+    let mut sectioned = vec![false; n];
     for i in 1..n {
         let node = dom.node(i);
         let p = node.parent as usize;
-        chrome[i] = chrome[p]
-            || (node.kind == Kind::Element
-                && (matches!(node.tag, Tag::NAV | Tag::HEADER | Tag::FOOTER | Tag::ASIDE)
-                    || (node.tag == Tag::A && dom.attr(i, "href").is_some())
-                    || dom.attr(i, "role").is_some_and(|r| {
-                        let r = r.trim();
-                        [
-                            "navigation",
-                            "banner",
-                            "contentinfo",
-                            "complementary",
-                            "menu",
-                            "menubar",
-                        ]
-                        .iter()
-                        .any(|k| r.eq_ignore_ascii_case(k))
-                    })));
+        sectioned[i] = sectioned[p];
+        chrome[i] = chrome[p];
+        if node.kind != Kind::Element || chrome[i] {
+            continue;
+        }
+        sectioned[i] |= matches!(node.tag, Tag::ARTICLE | Tag::MAIN | Tag::SECTION);
+        chrome[i] = match node.tag {
+            Tag::NAV | Tag::ASIDE => true,
+            Tag::HEADER | Tag::FOOTER => !sectioned[p],
+            Tag::A => dom.attr(i, "href").is_some(),
+            _ => false,
+        } || dom.attr(i, "role").is_some_and(|r| {
+            let r = r.trim();
+            ROLES.iter().any(|k| r.eq_ignore_ascii_case(k))
+        });
     }
     chrome
 }

@@ -92,3 +92,20 @@ fn script_rendered_shells_on_real_pages_have_no_main_text() {
         assert_eq!(a.main_text(), "", "{id}");
     }
 }
+
+#[test]
+fn an_articles_own_header_is_not_chrome() {
+    // A header inside an article is the article's (its title), not the page's banner.
+    let html = SHELL.replace(
+        "<div id=root></div>",
+        "<article><header><h1>Winter opening hours of the reading room</h1></header></article>",
+    );
+    let main = all_template_analysis(&html).main_text();
+    assert_eq!(main.trim(), "Winter opening hours of the reading room");
+    // The same heading in the page's own header is chrome.
+    let banner = SHELL.replace(
+        "<div id=root></div>",
+        "<header><h1>Winter opening hours of the reading room</h1></header>",
+    );
+    assert_eq!(all_template_analysis(&banner).main_text(), "");
+}
