@@ -116,7 +116,7 @@ impl Analysis {
     ///
     /// When every word of the page is judged template, the least template-like text is
     /// returned instead (the visible text whose smoothed score is the page's lowest), less
-    /// the page's chrome (links, and navigation, header, footer and aside landmarks): most
+    /// the page's chrome (links, navigation and asides, the page's own header and footer): most
     /// pages have some main content, and a page whose least template-like text is all chrome
     /// (a script-rendered shell) has none, so its answer is empty. boilerpipe's content blocks
     /// are the last resort, for a page whose text lies outside `<body>`.

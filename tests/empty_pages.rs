@@ -1,5 +1,5 @@
 //! Pages with no main content: a script-rendered shell whose only text is its chrome (links,
-//! navigation, header, footer) and a "enable JavaScript" notice get an empty main text, while
+//! navigation, header, footer) and an "enable JavaScript" notice get an empty main text, while
 //! a page judged all template whose least template-like text is not chrome keeps that text.
 
 mod common;
