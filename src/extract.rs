@@ -189,7 +189,7 @@ pub fn render_text(dom: &Dom, visible: &[bool], keep: &[bool]) -> String {
             close(&mut w, f, &mut pre_depth);
         }
         let node = dom.node(i);
-        let end = (node.end as usize).clamp(i + 1, n);
+        let end = dom.subtree_end(i);
         if !visible[i] {
             i = end;
             continue;

@@ -121,7 +121,7 @@ pub fn render(dom: &Dom, visible: &[bool], keep: &[bool], format: Format) -> Str
             w.close(&f, &mut stack);
         }
         let node = dom.node(i);
-        let end = (node.end as usize).clamp(i + 1, n);
+        let end = dom.subtree_end(i);
         if !visible[i] {
             i = end;
             continue;

@@ -226,7 +226,6 @@ pub fn drop_repeats(dom: &Dom, visible: &[bool], blocks: &Blocks, keep: &mut [bo
     let mut tab: Vec<u8> = Vec::new();
     // Candidate elements entered and not yet left: (subtree end, element).
     let mut open: Vec<(usize, usize)> = Vec::new();
-    let end_of = |i: usize| (dom.node(i).end as usize).clamp(i + 1, n);
     let mut dropped = 0;
     let mut i = 0;
     while i < n {
@@ -238,14 +237,14 @@ pub fn drop_repeats(dom: &Dom, visible: &[bool], blocks: &Blocks, keep: &mut [bo
             seen.entry((sum[e].hash, sum[e].words)).or_insert(e);
         }
         let node = dom.node(i);
-        let end = end_of(i);
+        let end = dom.subtree_end(i);
         let s = sum[i];
         if node.kind != Kind::Element || s.words < MIN_WORDS || s.blocks < 2 || s.pre {
             i += 1;
             continue;
         }
         if let Some(&a) = seen.get(&(s.hash, s.words)) {
-            let a_end = end_of(a);
+            let a_end = dom.subtree_end(a);
             let cost = (a_end - a + end - i) as u64 + sum[a].bytes + s.bytes;
             if cost <= budget {
                 budget -= cost;

@@ -240,6 +240,12 @@ impl Dom {
         self.source_len as usize
     }
 
+    /// One past the last node of `i`'s subtree, kept within `i + 1 ..= len`: a walk in
+    /// document order that skips the subtree goes on from here, and always moves forward.
+    pub fn subtree_end(&self, i: usize) -> usize {
+        (self.nodes[i].end as usize).clamp(i + 1, self.nodes.len())
+    }
+
     /// Parent of `i`, `None` for the document.
     pub fn parent(&self, i: usize) -> Option<usize> {
         opt(self.nodes[i].parent)
