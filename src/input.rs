@@ -39,6 +39,23 @@ pub fn read_page(path: &Path, limits: &Limits) -> Result<Vec<u8>> {
     }
 }
 
+/// Like [`read_page`] for a stream (standard input, a pipe): gunzips it when it starts with
+/// the gzip magic bytes; `what` names the input in errors. Reads at most one byte past the limit.
+pub fn read_stream<R: Read>(reader: R, what: &str, limits: &Limits) -> Result<Vec<u8>> {
+    let path = Path::new(what);
+    let io_err = |source| Error::Io {
+        path: path.to_path_buf(),
+        source,
+    };
+    let mut reader = BufReader::with_capacity(64 << 10, TrackedRead::new(reader));
+    if reader.fill_buf().map_err(io_err)?.starts_with(&GZIP_MAGIC) {
+        read_gz(reader, path, 1 << 20, limits)
+    } else {
+        read_limited(reader, what.to_string(), 1 << 20, limits)
+            .map_err(|e| e.unwrap_or_else(|(source, _)| io_err(source)))
+    }
+}
+
 /// Like [`read_page`] for bytes already in memory (e.g. a WARC record): gunzips them when
 /// they start with the gzip magic bytes; `what` names the input in errors.
 pub fn read_bytes(bytes: &[u8], what: &str, limits: &Limits) -> Result<Vec<u8>> {

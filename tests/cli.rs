@@ -120,6 +120,35 @@ fn a_failing_page_is_reported_and_the_batch_goes_on() {
 }
 
 #[test]
+fn dash_reads_one_page_from_stdin_plain_or_gzipped() {
+    use std::io::Write;
+    let page = &examples()[0];
+    let bytes = std::fs::read(page).unwrap();
+    let from_file = lines(&bin().arg("extract").arg(page).output().unwrap().stdout);
+    let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::fast());
+    gz.write_all(&bytes).unwrap();
+    for input in [bytes.clone(), gz.finish().unwrap()] {
+        let mut child = bin()
+            .args(["extract", "-"])
+            .stdin(std::process::Stdio::piped())
+            .stdout(std::process::Stdio::piped())
+            .spawn()
+            .unwrap();
+        child.stdin.take().unwrap().write_all(&input).unwrap();
+        let out = child.wait_with_output().unwrap();
+        assert!(out.status.success());
+        let v = lines(&out.stdout);
+        assert_eq!(v.len(), 1);
+        assert_eq!(v[0]["path"], "-");
+        assert_eq!(v[0]["text"], from_file[0]["text"]);
+    }
+    // Standard input can be read once only.
+    let out = bin().args(["extract", "-", "-"]).output().unwrap();
+    assert!(!out.status.success());
+    assert!(String::from_utf8_lossy(&out.stderr).contains("standard input"));
+}
+
+#[test]
 fn a_page_over_a_limit_fails_alone() {
     let dir = std::env::temp_dir().join(format!("pagelevel-limits-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();

@@ -16,7 +16,8 @@ use pagelevel::Limits;
 /// The pages a pipeline command reads.
 #[derive(clap::Args, Debug, Clone)]
 pub struct PageInputs {
-    /// HTML pages (.html or .html.gz) and WARC files (.warc, .warc.gz: their HTML responses).
+    /// HTML pages (.html or .html.gz) and WARC files (.warc, .warc.gz: their HTML responses);
+    /// `-` reads one page (HTML, gzipped or not) from standard input.
     #[arg(required = true)]
     pub pages: Vec<PathBuf>,
     /// The pages' URL (for the intra-site link feature; WARC records use their target URI).
@@ -24,6 +25,11 @@ pub struct PageInputs {
     pub url: Option<String>,
     #[command(flatten)]
     pub timeout: TimeoutArg,
+}
+
+/// Whether `path` is `-`, standard input.
+fn is_stdin(path: &Path) -> bool {
+    path.as_os_str() == "-"
 }
 
 /// Where a page came from: an HTML file, or a record of a WARC file.
@@ -84,6 +90,9 @@ impl PageInputs {
         emit: impl Fn(&Origin, &pagelevel::pipeline::Analysis) -> anyhow::Result<Vec<u8>> + Sync,
         failed: impl Fn(&Origin, &anyhow::Error) -> Vec<u8> + Sync,
     ) -> anyhow::Result<usize> {
+        if self.pages.iter().filter(|p| is_stdin(p)).count() > 1 {
+            anyhow::bail!("`-` (standard input) may be given once");
+        }
         let model = pipeline.model()?;
         let opts = pipeline.options();
         let limits = self.timeout.with(pipeline.limits.limits());
@@ -98,13 +107,17 @@ impl PageInputs {
                     |path| {
                         // The clock starts when this page's job does, not when the batch did.
                         let deadline = limits.deadline();
-                        let page = pagelevel::Page::from_path_with(
-                            path,
-                            self.url.as_deref(),
-                            &limits,
-                            &deadline,
-                            spans,
-                        )?;
+                        let url = self.url.as_deref();
+                        let page = if is_stdin(path) {
+                            let stdin = std::io::stdin().lock();
+                            let bytes = pagelevel::input::read_stream(stdin, "-", &limits)?;
+                            deadline.check("read")?;
+                            pagelevel::Page::from_bytes_with(
+                                &bytes, url, None, &limits, &deadline, spans,
+                            )?
+                        } else {
+                            pagelevel::Page::from_path_with(path, url, &limits, &deadline, spans)?
+                        };
                         let analysis =
                             pagelevel::pipeline::analyze_within(page, &model, &opts, &deadline)?;
                         let out = emit(&Origin::File(path), &analysis)?;
