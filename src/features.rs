@@ -836,6 +836,10 @@ const CLS_GROUPS: usize = f::CLS_FORUM - f::CLS_NAV + 1;
 /// The groups with an `in_*` feature, in `in_*` column order (indices into the groups).
 const INHERITED_GROUPS: [usize; 13] = [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 16, 15];
 
+/// The groups that `<html>` and `<body>` classes contribute: content, product and forum
+/// name the page's type there, not a region.
+const PAGE_TYPE_GROUPS: u32 = (1 << 9) | (1 << 15) | (1 << 16);
+
 /// Name prefixes per group, in `cls_*` column order. A token of an id or class matches a
 /// prefix when it starts with it; prefixes of up to three letters must match a whole token
 /// (or the token plus `s`), so `ad` matches `ad`/`ads` but not `address`.
@@ -935,8 +939,9 @@ const GROUP_PREFIXES: [&[&str]; CLS_GROUPS] = [
     ],
 ];
 
-/// Per node: its class-name group bits (own tag, role, id and class), the bits of it and its
-/// ancestors, and whether it lies in a main/article landmark. One top-down pass.
+/// Per node: its class-name group bits (own tag, role, id and class; of the id and class of
+/// `<html>` and `<body>` only [`PAGE_TYPE_GROUPS`]), the bits of it and its ancestors, and whether it lies in a
+/// main/article landmark. One top-down pass.
 ///
 /// # Complexity
 /// O(n + total length of the distinct id and class values).
@@ -966,11 +971,19 @@ fn class_groups(dom: &Dom) -> (Vec<u32>, Vec<u32>, Vec<bool>) {
             Tag::MAIN | Tag::ARTICLE => bits |= 1 << 9,
             _ => {}
         }
+        // Themes list page-wide settings on <html> and <body> (has-sidebar, header-fixed,
+        // comment-placeholder): there only the page-type groups (single-post, product,
+        // forum) are taken, as the others would mark every node of the page.
+        let mask = if matches!(node.tag, Tag::HTML | Tag::BODY) {
+            PAGE_TYPE_GROUPS
+        } else {
+            u32::MAX
+        };
         for (k, v) in dom.attrs(i) {
             match k {
                 "id" | "class" => {
                     // Class strings repeat across a page: match each distinct one once.
-                    bits |= *memo.entry(v).or_insert_with(|| name_groups(v));
+                    bits |= *memo.entry(v).or_insert_with(|| name_groups(v)) & mask;
                 }
                 "role" => {
                     let v = v.trim();
@@ -1020,7 +1033,8 @@ fn name_groups(value: &str) -> u32 {
                 let hit = if p.len() <= 3 {
                     (*len == p.len() || *len == p.len() + 1 && t[p.len()] == b's') && starts(p)
                 } else {
-                    starts(p)
+                    // `commented` and `commentary` describe an article, not its comments.
+                    starts(p) && !(p == b"comment" && (t == b"commented" || t == b"commentary"))
                 };
                 if hit {
                     bits |= 1 << g;
@@ -1075,6 +1089,8 @@ mod name_tests {
         assert_eq!(g("ads"), 1 << 7);
         assert_eq!(g("address shadow"), 0);
         assert_eq!(g("CommentList"), 1 << 4);
+        assert_eq!(g("commented commentary"), 0);
+        assert_eq!(g("comments-area"), 1 << 4);
         assert_eq!(
             g("a-really-long-token-that-starts-with-sidebarxxxxxxxx sidebarLeft"),
             1 << 3

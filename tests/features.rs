@@ -413,3 +413,28 @@ fn title_heading_features_by_hand() {
         -1.0
     );
 }
+
+#[test]
+fn class_groups_inherit_from_regions_not_from_html_and_body() {
+    // A theme's page-wide body classes (has-sidebar, comment-placeholder, site-header-fixed)
+    // say nothing about a region; a real sidebar and comment list do.
+    let html = r#"<html class="nav-open"><body class="has-sidebar comment-placeholder site-header-fixed">
+        <div id="story"><p id="prose">Words of the story itself, long enough to be a block.</p></div>
+        <div class="sidebar"><p id="side">Side words.</p></div>
+        <ol id="comments" class="comment-list"><li><p id="said">A reader's comment.</p></li></ol>
+        </body></html>"#;
+    let (p, pf) = page(html, None);
+    let row = |id: &str| pf.matrix.row(find(&p, id)).to_vec();
+    let body = pf.matrix.row(p.dom.body().unwrap());
+    for g in [f::CLS_NAV, f::CLS_HEADER, f::CLS_SIDEBAR, f::CLS_COMMENT] {
+        assert_eq!(body[g], 0.0, "{}", NAMES[g]);
+    }
+    for g in [f::IN_NAV, f::IN_HEADER, f::IN_SIDEBAR, f::IN_COMMENT] {
+        assert_eq!(row("prose")[g], 0.0, "{}", NAMES[g]);
+    }
+    assert_eq!(row("side")[f::IN_SIDEBAR], 1.0);
+    assert_eq!(row("side")[f::IN_COMMENT], 0.0);
+    assert_eq!(row("comments")[f::CLS_COMMENT], 1.0);
+    assert_eq!(row("said")[f::IN_COMMENT], 1.0);
+    assert_eq!(row("said")[f::IN_SIDEBAR], 0.0);
+}
