@@ -940,8 +940,8 @@ const GROUP_PREFIXES: [&[&str]; CLS_GROUPS] = [
 ];
 
 /// Per node: its class-name group bits (own tag, role, id and class; of the id and class of
-/// `<html>` and `<body>` only [`PAGE_TYPE_GROUPS`]), the bits of it and its ancestors, and whether it lies in a
-/// main/article landmark. One top-down pass.
+/// `<html>` and `<body>` only [`PAGE_TYPE_GROUPS`]), the bits of it and its ancestors, and
+/// whether it lies in a main/article landmark. One top-down pass.
 ///
 /// # Complexity
 /// O(n + total length of the distinct id and class values).

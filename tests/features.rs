@@ -417,8 +417,9 @@ fn title_heading_features_by_hand() {
 #[test]
 fn class_groups_inherit_from_regions_not_from_html_and_body() {
     // A theme's page-wide body classes (has-sidebar, comment-placeholder, site-header-fixed)
-    // say nothing about a region; a real sidebar and comment list do.
-    let html = r#"<html class="nav-open"><body class="has-sidebar comment-placeholder site-header-fixed">
+    // say nothing about a region, a real sidebar and comment list do; single-post names the
+    // page's type and is kept.
+    let html = r#"<html class="nav-open"><body class="single-post has-sidebar comment-placeholder site-header-fixed">
         <div id="story"><p id="prose">Words of the story itself, long enough to be a block.</p></div>
         <div class="sidebar"><p id="side">Side words.</p></div>
         <ol id="comments" class="comment-list"><li><p id="said">A reader's comment.</p></li></ol>
@@ -432,6 +433,8 @@ fn class_groups_inherit_from_regions_not_from_html_and_body() {
     for g in [f::IN_NAV, f::IN_HEADER, f::IN_SIDEBAR, f::IN_COMMENT] {
         assert_eq!(row("prose")[g], 0.0, "{}", NAMES[g]);
     }
+    assert_eq!(body[f::CLS_CONTENT], 1.0);
+    assert_eq!(row("prose")[f::IN_CONTENT], 1.0);
     assert_eq!(row("side")[f::IN_SIDEBAR], 1.0);
     assert_eq!(row("side")[f::IN_COMMENT], 0.0);
     assert_eq!(row("comments")[f::CLS_COMMENT], 1.0);
