@@ -235,6 +235,9 @@ pub struct PageFeatures {
     pub subtree_bytes: Vec<u32>,
     /// Number of distinct title words (the denominator of the title overlap).
     pub title_words: u32,
+    /// The title heading: the visible h1–h3 sharing the most distinct words with `<title>`
+    /// (see the `title_heading_relation` column); `None` on a page without one.
+    pub title_heading: Option<usize>,
     /// The feature rows.
     pub matrix: FeatureMatrix,
 }
@@ -434,6 +437,7 @@ pub fn compute_with_layout(
         counts,
         subtree_bytes,
         title_words: title.len,
+        title_heading: ctx.heading,
         matrix: FeatureMatrix { data, row_of },
     }
 }

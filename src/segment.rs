@@ -12,8 +12,9 @@
 //! The variants [`Variant::Viterbi`], [`Variant::SmoothViterbi`], [`Variant::TreeFilter`] and
 //! [`Variant::SmoothViterbiTree`] then revise the text nodes' template flags block by block
 //! ([`crate::structured`], O(n) more); the scores and segments stay those of Basic (Viterbi)
-//! or Smooth (the others). Smooth is the default: none of them won out of fold
-//! (`docs/quality.md`).
+//! or Smooth (the others). [`Variant::TreeFilter`] (Smooth, then the tree filter anchored at
+//! the page's title) is the default: out of fold it is above Smooth on every set
+//! (`docs/quality.md`); Basic and Smooth stay selectable, and `eval` measures both.
 //!
 //! A node is template when its y is at least the threshold: [`SegmentOptions::threshold`], or
 //! with [`SegmentOptions::learned_threshold`] the one the model's threshold tree picks for the
@@ -28,7 +29,8 @@ use crate::features::PageFeatures;
 use crate::geometry::Rect;
 use crate::stack::Tree;
 use crate::structured::{
-    decode_blocks, tree_filter, DEFAULT_SWITCH_PENALTY, DEFAULT_TREE_KEEP_WORDS, DEFAULT_TREE_SHARE,
+    decode_blocks, title_anchor, tree_filter, DEFAULT_SWITCH_PENALTY, DEFAULT_TREE_KEEP_WORDS,
+    DEFAULT_TREE_SHARE,
 };
 use crate::threshold::PageSummary;
 
@@ -51,7 +53,8 @@ pub enum Variant {
     Viterbi,
     /// Classifier plus smoothing, then Viterbi decoding over the smoothed scores.
     SmoothViterbi,
-    /// Classifier plus smoothing, then the tree filter over the content blocks.
+    /// Classifier plus smoothing, then the tree filter over the content blocks, its main node
+    /// widened to hold the page's title ([`crate::structured::title_anchor`]); the default.
     TreeFilter,
     /// Classifier plus smoothing, Viterbi decoding, then the tree filter over the decoded
     /// content blocks.
@@ -131,7 +134,7 @@ pub struct SegmentOptions {
 impl Default for SegmentOptions {
     fn default() -> Self {
         SegmentOptions {
-            variant: Variant::Smooth,
+            variant: Variant::TreeFilter,
             c: DEFAULT_C,
             penalty: Penalty::AreaRatio,
             weight: Weight::Words,
@@ -361,12 +364,14 @@ pub fn segment(dom: &Dom, pf: &PageFeatures, model: &Model, opts: &SegmentOption
         );
     }
     if opts.variant.filters_tree() {
+        let anchor = title_anchor(dom, pf, &y, &template);
         tree_filter(
             dom,
             &pf.blocks,
             &y,
             opts.tree_share,
             opts.tree_keep_words,
+            anchor,
             &mut template,
         );
     }

@@ -51,7 +51,7 @@ impl Default for ViewOptions {
     fn default() -> Self {
         ViewOptions {
             label: String::new(),
-            variant: Variant::Smooth,
+            variant: Variant::TreeFilter,
             threshold: DEFAULT_THRESHOLD,
             boxes_overlay: false,
             page_styles: true,

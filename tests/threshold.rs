@@ -300,9 +300,12 @@ fn the_pipeline_applies_the_learned_threshold_per_page() {
         Node::Leaf { threshold: 0.3 },
         Node::Leaf { threshold: 0.7 },
     ]));
+    // Smooth: every node's flag is its y against the threshold (the default tree filter then
+    // revises text nodes' flags, which the flag check below would not allow).
     let learned = Options {
         segment: pagelevel::segment::SegmentOptions {
             learned_threshold: true,
+            variant: pagelevel::segment::Variant::Smooth,
             ..Default::default()
         },
         ..Options::default()
@@ -312,6 +315,7 @@ fn the_pipeline_applies_the_learned_threshold_per_page() {
         assert_eq!(a.segmentation.threshold, want, "article({n})");
         // The same page at that fixed threshold gives the same flags and text.
         let mut fixed = Options::default();
+        fixed.segment.variant = pagelevel::segment::Variant::Smooth;
         fixed.segment.threshold = want;
         let b = analyze(page(&article(n)), &model, &fixed);
         assert_eq!(a.segmentation.template, b.segmentation.template);

@@ -244,8 +244,8 @@ impl TimeoutArg {
 /// Model and smoothing settings, and the per-page limits.
 #[derive(clap::Args, Debug, Clone)]
 pub struct PipelineArgs {
-    /// basic (classifier only), smooth (plus isotonic smoothing), viterbi / smooth-viterbi (then Viterbi over the text blocks' labels), tree-filter (smooth, then the tree filter), smooth-viterbi-tree (smooth, Viterbi, tree filter).
-    #[arg(long, value_enum, default_value_t = Variant::Smooth)]
+    /// basic (classifier only), smooth (plus isotonic smoothing), viterbi / smooth-viterbi (then Viterbi over the text blocks' labels), tree-filter (smooth, then the tree filter anchored at the page title; the default), smooth-viterbi-tree (smooth, Viterbi, tree filter).
+    #[arg(long, value_enum, default_value_t = Variant::TreeFilter)]
     pub variant: Variant,
     /// Penalty constant c of γᵢ = c·A/Aᵢ.
     #[arg(long, default_value_t = DEFAULT_C)]
