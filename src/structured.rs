@@ -16,7 +16,8 @@
 //! - **Tree filter** (after Viveros-Jiménez, Sanchez-Perez, Gelbukh, Sidorov, "Improving the
 //!   boilerpipe algorithm for boilerplate removal", MCPR 2017): the content blocks' words are
 //!   summed up the DOM tree; the *main node* is the deepest node holding at least a share σ
-//!   (> ½) of all content words. Content blocks outside the main node's subtree with fewer
+//!   (> ½) of all content words (and, ours, at least two content blocks: one long paragraph is
+//!   not the article). Content blocks outside the main node's subtree with fewer
 //!   than `keep_words` words are dropped (made template): isolated snippets far from the main
 //!   content (a teaser in a sidebar, a caption in the footer) go, long passages stay. Our
 //!   addition: when the page's title is kept ([`title_anchor`]) and comes before the main
@@ -172,7 +173,9 @@ pub fn title_anchor(dom: &Dom, pf: &PageFeatures, y: &[f32], template: &[bool]) 
 }
 
 /// Viveros-Jiménez's tree filter (see the [module docs](self)): a block is content when most
-/// of its words are in scored text nodes (`y` not NaN) that `template` does not flag; content blocks outside the
+/// of its words are in scored text nodes (`y` not NaN) that `template` does not flag; the main
+/// node is the deepest node holding `share` of the content words and at least two content
+/// blocks (any node holding the share on a page of one content block); content blocks outside the
 /// main node with fewer than `keep_words` words become template (their text nodes flagged).
 /// `share` is clamped to [0.51, 1] so that the nodes holding it form one chain from the root.
 /// With an `anchor` node (the page's title, [`title_anchor`]) that has kept text and starts
@@ -204,15 +207,19 @@ pub fn tree_filter(
             all > 0 && 2 * kept > all
         })
         .collect();
+    // Per node, the content words and content blocks of its subtree.
     let mut words = vec![0u64; n];
+    let mut count = vec![0u32; n];
     for (b, block) in blocks.blocks.iter().enumerate() {
         if content[b] && block.element != NONE {
             words[block.element as usize] += block.num_words as u64;
+            count[block.element as usize] += 1;
         }
     }
     for i in (1..n).rev() {
         if let Some(p) = dom.parent(i) {
             words[p] += words[i];
+            count[p] += count[i];
         }
     }
     let total: u64 = (0..n)
@@ -224,10 +231,13 @@ pub fn tree_filter(
     }
     let need = share.clamp(0.51, 1.0) as f64 * total as f64;
     // Nodes holding more than half the words lie on one root path; in preorder the deepest
-    // of them has the largest index.
-    let main = (0..n).rev().find(|&i| words[i] as f64 >= need)?;
-    // A kept title heading belongs to the main content: widen the main node to hold it, so the
-    // headline, byline and lead between them stay.
+    // of them has the largest index. The main node is a container: one long paragraph holding
+    // the share alone would cut the short paragraphs around it from their own article.
+    let holds = |i: usize| words[i] as f64 >= need;
+    let main = (0..n)
+        .rev()
+        .find(|&i| holds(i) && count[i] >= 2)
+        .or_else(|| (0..n).rev().find(|&i| holds(i)))?;
     // Blocks from a kept title down to the main node (headline, byline, dateline, lead) stay.
     let lead = anchor.filter(|&h| {
         h < main
@@ -420,6 +430,44 @@ mod tests {
             None
         );
         assert!(all.iter().all(|&t| t));
+    }
+
+    #[test]
+    fn one_long_paragraph_is_not_the_main_node() {
+        // Content words: title 2, long 60, short 5, side 3 = 70; σ = 0.75 needs 52.5. The long
+        // paragraph holds it alone but is one block: the main node is the article around it,
+        // so the article's short paragraph stays and only the sidebar's snippet goes.
+        let html = format!(
+            "<body><article id=art><h2 id=t>{}</h2><p id=long>{}</p><p id=short>{}</p></article>\
+             <div id=side><p id=x>{}</p></div></body>",
+            words(2),
+            words(60),
+            words(5),
+            words(3)
+        );
+        let (dom, blocks, texts) = page(&html);
+        let y = vec![0.0f32; dom.len()];
+        let mut template = vec![false; dom.len()];
+        let main = tree_filter(&dom, &blocks, &y, 0.75, 10, None, &mut template);
+        assert_eq!(main.and_then(|m| dom.attr(m, "id")), Some("art"));
+        let flags: Vec<bool> = ["t", "long", "short", "x"]
+            .iter()
+            .map(|id| template[text_of(&texts, id)])
+            .collect();
+        assert_eq!(flags, vec![false, false, false, true]);
+        // A page of one content block: that block's element is the main node.
+        let (dom, blocks, _) = page(&format!("<body><p id=only>{}</p></body>", words(20)));
+        let y = vec![0.0f32; dom.len()];
+        let main = tree_filter(
+            &dom,
+            &blocks,
+            &y,
+            0.75,
+            10,
+            None,
+            &mut vec![false; dom.len()],
+        );
+        assert_eq!(main.and_then(|m| dom.attr(m, "id")), Some("only"));
     }
 
     #[test]
