@@ -13,8 +13,8 @@
 //! [`Variant::SmoothViterbiTree`] then revise the text nodes' template flags block by block
 //! ([`crate::structured`], O(n) more); the scores and segments stay those of Basic (Viterbi)
 //! or Smooth (the others). [`Variant::TreeFilter`] (Smooth, then the tree filter anchored at
-//! the page's title) is the default: out of fold it is above Smooth on every set
-//! (`docs/quality.md`); Basic and Smooth stay selectable, and `eval` measures both.
+//! the page's title) is the default: out of fold it is above Smooth on five sets and level on
+//! l3s-gn1 (`docs/quality.md`); Basic and Smooth stay selectable, and `eval` measures both.
 //!
 //! A node is template when its y is at least the threshold: [`SegmentOptions::threshold`], or
 //! with [`SegmentOptions::learned_threshold`] the one the model's threshold tree picks for the
@@ -53,8 +53,9 @@ pub enum Variant {
     Viterbi,
     /// Classifier plus smoothing, then Viterbi decoding over the smoothed scores.
     SmoothViterbi,
-    /// Classifier plus smoothing, then the tree filter over the content blocks, its main node
-    /// widened to hold the page's title ([`crate::structured::title_anchor`]); the default.
+    /// Classifier plus smoothing, then the tree filter over the content blocks, keeping the
+    /// blocks from the page's title down to its main node
+    /// ([`crate::structured::title_anchor`]); the default.
     TreeFilter,
     /// Classifier plus smoothing, Viterbi decoding, then the tree filter over the decoded
     /// content blocks.

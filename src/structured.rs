@@ -25,7 +25,8 @@
 //!   headline, byline and dateline above the article body are not dropped with the sidebars.
 //!
 //! The tree filter, anchored so, is the default decoding (`Variant::TreeFilter`): out of fold
-//! (`docs/quality.md`, "The title-anchored tree filter") it is above Smooth on every set.
+//! (`docs/quality.md`, "The title-anchored tree filter") it is above Smooth on five sets and
+//! level on l3s-gn1.
 //! Without the anchor it dropped news pages' headlines (l3s-gn1 −0.010 with the 2026-11-24
 //! model). Viterbi is not: it gains on news pages and loses forums and listings.
 
@@ -39,6 +40,16 @@ pub const DEFAULT_SWITCH_PENALTY: f64 = 1.0;
 pub const DEFAULT_TREE_SHARE: f32 = 0.75;
 /// Default size (words) from which a content block outside the main node is kept anyway.
 pub const DEFAULT_TREE_KEEP_WORDS: u32 = 40;
+/// Whether text node `t` is kept as content: scored (`y` not NaN) and not `template`.
+fn kept(y: &[f32], template: &[bool], t: usize) -> bool {
+    !template[t] && !y[t].is_nan()
+}
+
+/// Whether some text node of `h`'s subtree is [`kept`]. O(size of the subtree).
+fn has_kept_text(dom: &Dom, y: &[f32], template: &[bool], h: usize) -> bool {
+    (h..dom.node(h).end as usize).any(|t| dom.node(t).kind == Kind::Text && kept(y, template, t))
+}
+
 /// Scores are clamped to [ε, 1 − ε] before the logit so that 0 and 1 stay finite.
 const EPS: f64 = 1e-3;
 
@@ -155,15 +166,16 @@ pub fn decode_blocks(
 /// # Complexity
 /// O(n): one pass over the text nodes (title words are a per-node bitmask count).
 pub fn title_anchor(dom: &Dom, pf: &PageFeatures, y: &[f32], template: &[bool]) -> Option<usize> {
-    let kept = |t: usize| dom.node(t).kind == Kind::Text && !template[t] && !y[t].is_nan();
     if let Some(h) = pf.title_heading {
-        if (h..dom.node(h).end as usize).any(kept) {
+        if has_kept_text(dom, y, template, h) {
             return Some(h);
         }
     }
     let need = pf.title_words.div_ceil(2).max(2);
     let mut best: Option<(u32, usize)> = None;
-    for t in (0..dom.len()).filter(|&t| pf.visible[t] && kept(t)) {
+    for t in (0..dom.len())
+        .filter(|&t| dom.node(t).kind == Kind::Text && pf.visible[t] && kept(y, template, t))
+    {
         let k = pf.counts[t].title_mask.count_ones();
         if k >= need && best.is_none_or(|(b, _)| k > b) {
             best = Some((k, t));
@@ -197,14 +209,14 @@ pub fn tree_filter(
     let n = dom.len();
     let content: Vec<bool> = (0..blocks.blocks.len())
         .map(|b| {
-            let (mut kept, mut all) = (0u32, 0u32);
+            let (mut kept_words, mut all) = (0u32, 0u32);
             for t in block_nodes(blocks, b) {
                 all += blocks.words_of[t];
-                if !template[t] && !y[t].is_nan() {
-                    kept += blocks.words_of[t];
+                if kept(y, template, t) {
+                    kept_words += blocks.words_of[t];
                 }
             }
-            all > 0 && 2 * kept > all
+            all > 0 && 2 * kept_words > all
         })
         .collect();
     // Per node, the content words and content blocks of its subtree.
@@ -239,11 +251,7 @@ pub fn tree_filter(
         .find(|&i| holds(i) && count[i] >= 2)
         .or_else(|| (0..n).rev().find(|&i| holds(i)))?;
     // Blocks from a kept title down to the main node (headline, byline, dateline, lead) stay.
-    let lead = anchor.filter(|&h| {
-        h < main
-            && (h..dom.node(h).end as usize)
-                .any(|t| dom.node(t).kind == Kind::Text && !template[t] && !y[t].is_nan())
-    });
+    let lead = anchor.filter(|&h| h < main && has_kept_text(dom, y, template, h));
     let end = dom.node(main).end as usize;
     for (b, block) in blocks.blocks.iter().enumerate() {
         let e = block.element as usize;
@@ -362,6 +370,20 @@ mod tests {
         texts.iter().find(|(i, _)| i == id).unwrap().1
     }
 
+    /// Runs the tree filter (σ = 0.75, 10 words, every score 0) on `template`; the main node's
+    /// id and the flags of the text inside the elements `ids`.
+    fn filtered<'a>(
+        (dom, blocks, texts): &'a (Dom, Blocks, Vec<(String, usize)>),
+        anchor: Option<usize>,
+        template: &mut [bool],
+        ids: &[&str],
+    ) -> (Option<&'a str>, Vec<bool>) {
+        let y = vec![0.0f32; dom.len()];
+        let main = tree_filter(dom, blocks, &y, 0.75, 10, anchor, template);
+        let flags = ids.iter().map(|id| template[text_of(texts, id)]).collect();
+        (main.and_then(|m| dom.attr(m, "id")), flags)
+    }
+
     #[test]
     fn viterbi_on_a_page_flips_an_isolated_paragraph() {
         let html: String = (0..5)
@@ -445,29 +467,19 @@ mod tests {
             words(5),
             words(3)
         );
-        let (dom, blocks, texts) = page(&html);
-        let y = vec![0.0f32; dom.len()];
-        let mut template = vec![false; dom.len()];
-        let main = tree_filter(&dom, &blocks, &y, 0.75, 10, None, &mut template);
-        assert_eq!(main.and_then(|m| dom.attr(m, "id")), Some("art"));
-        let flags: Vec<bool> = ["t", "long", "short", "x"]
-            .iter()
-            .map(|id| template[text_of(&texts, id)])
-            .collect();
+        let p = page(&html);
+        let (main, flags) = filtered(
+            &p,
+            None,
+            &mut vec![false; p.0.len()],
+            &["t", "long", "short", "x"],
+        );
+        assert_eq!(main, Some("art"));
         assert_eq!(flags, vec![false, false, false, true]);
         // A page of one content block: that block's element is the main node.
-        let (dom, blocks, _) = page(&format!("<body><p id=only>{}</p></body>", words(20)));
-        let y = vec![0.0f32; dom.len()];
-        let main = tree_filter(
-            &dom,
-            &blocks,
-            &y,
-            0.75,
-            10,
-            None,
-            &mut vec![false; dom.len()],
-        );
-        assert_eq!(main.and_then(|m| dom.attr(m, "id")), Some("only"));
+        let p = page(&format!("<body><p id=only>{}</p></body>", words(20)));
+        let (main, _) = filtered(&p, None, &mut vec![false; p.0.len()], &[]);
+        assert_eq!(main, Some("only"));
     }
 
     #[test]
@@ -488,15 +500,12 @@ mod tests {
             words(30),
             words(3)
         );
-        let (dom, blocks, texts) = page(&html);
-        let y = vec![0.0f32; dom.len()];
-        let h1 = dom.parent(text_of(&texts, "title")).unwrap();
+        let p = page(&html);
+        let (dom, _, texts) = &p;
+        let h1 = dom.parent(text_of(texts, "title")).unwrap();
         let ids = ["teaser", "title", "byline", "a", "b", "f"];
-        let run = |anchor: Option<usize>, template: &mut Vec<bool>| {
-            let main = tree_filter(&dom, &blocks, &y, 0.75, 10, anchor, template);
-            let flags: Vec<bool> = ids.iter().map(|id| template[text_of(&texts, id)]).collect();
-            (main.and_then(|m| dom.attr(m, "id")), flags)
-        };
+        let run =
+            |anchor: Option<usize>, template: &mut Vec<bool>| filtered(&p, anchor, template, &ids);
         let (main, flags) = run(None, &mut vec![false; dom.len()]);
         assert_eq!(main, Some("main"));
         assert_eq!(flags, vec![true, true, true, false, false, true]);
@@ -505,13 +514,13 @@ mod tests {
         assert_eq!(flags, vec![true, false, false, false, false, true]);
         // A title judged template anchors nothing.
         let mut template = vec![false; dom.len()];
-        template[text_of(&texts, "title")] = true;
+        template[text_of(texts, "title")] = true;
         let (main, flags) = run(Some(h1), &mut template);
         assert_eq!(main, Some("main"));
         assert_eq!(flags, vec![true, true, true, false, false, true]);
         // An anchor inside or after the main node changes nothing.
-        let a = dom.parent(text_of(&texts, "a")).unwrap();
-        let f = dom.parent(text_of(&texts, "f")).unwrap();
+        let a = dom.parent(text_of(texts, "a")).unwrap();
+        let f = dom.parent(text_of(texts, "f")).unwrap();
         for anchor in [a, f] {
             let (_, flags) = run(Some(anchor), &mut vec![false; dom.len()]);
             assert_eq!(flags, vec![true, true, true, false, false, true]);
