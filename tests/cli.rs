@@ -119,6 +119,29 @@ fn a_failing_page_is_reported_and_the_batch_goes_on() {
     assert!(!v[1]["text"].as_str().unwrap().is_empty());
 }
 
+/// A model file that is missing or is not a model stops the run with its path in the message.
+#[test]
+fn a_bad_model_file_is_named_in_the_error() {
+    let page = &examples()[0];
+    let bad = std::env::temp_dir().join(format!("pagelevel-bad-model-{}.json", std::process::id()));
+    std::fs::write(&bad, "{}").unwrap();
+    for (model, says) in [
+        ("no-such-model.json", "cannot read"),
+        (bad.to_str().unwrap(), "format"),
+    ] {
+        let out = bin()
+            .args(["extract", "--model", model])
+            .arg(page)
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(2));
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(err.contains(model) && err.contains(says), "{err}");
+        assert!(out.stdout.is_empty());
+    }
+    std::fs::remove_file(&bad).ok();
+}
+
 #[test]
 fn dash_reads_one_page_from_stdin_plain_or_gzipped() {
     use std::io::Write;
@@ -481,7 +504,8 @@ fn label_writes_content_shares_per_node() {
 
 #[test]
 fn threshold_model_flag_needs_a_threshold_part_and_uses_it() {
-    // On this page 0.3 and 0.7 extract different text (checked), so the leaf's value shows.
+    // On this page 0.1 and 0.9 extract different text (checked; nearer thresholds can agree
+    // when the model's scores leave a gap), so the leaf's value shows.
     let page = &examples()
         .into_iter()
         .find(|p| p.ends_with("product-listing.html"))
@@ -494,7 +518,7 @@ fn threshold_model_flag_needs_a_threshold_part_and_uses_it() {
         .unwrap();
     assert!(!out.status.success());
     assert!(String::from_utf8_lossy(&out.stderr).contains("no threshold part"));
-    // A model whose tree is one leaf at 0.7 extracts what --threshold 0.7 does.
+    // A model whose tree is one leaf at 0.9 extracts what --threshold 0.9 does.
     let mut model = pagelevel::classify::Model::embedded().clone();
     model.version = pagelevel::classify::VERSION;
     model.threshold = Some(pagelevel::threshold::ThresholdModel {
@@ -503,8 +527,8 @@ fn threshold_model_flag_needs_a_threshold_part_and_uses_it() {
             .iter()
             .map(|s| s.to_string())
             .collect(),
-        grid: vec![0.7],
-        nodes: vec![pagelevel::threshold::Node::Leaf { threshold: 0.7 }],
+        grid: vec![0.9],
+        nodes: vec![pagelevel::threshold::Node::Leaf { threshold: 0.9 }],
         provenance: String::new(),
     });
     let path = std::env::temp_dir().join(format!(
@@ -519,8 +543,8 @@ fn threshold_model_flag_needs_a_threshold_part_and_uses_it() {
     };
     let p = path.to_str().unwrap();
     let learned = run(&["--model", p, "--threshold-model"]);
-    assert_eq!(learned, run(&["--threshold", "0.7"]));
-    assert_ne!(learned, run(&["--threshold", "0.3"]));
+    assert_eq!(learned, run(&["--threshold", "0.9"]));
+    assert_ne!(learned, run(&["--threshold", "0.1"]));
     std::fs::remove_file(&path).ok();
 }
 

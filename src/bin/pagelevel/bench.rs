@@ -80,7 +80,7 @@ pub fn run(args: Args) -> anyhow::Result<usize> {
     }
     let total_bytes: usize = pages.iter().map(|p| p.0.len()).sum();
     let model = &match &args.model {
-        Some(p) => pagelevel::classify::Model::from_json(&std::fs::read_to_string(p)?)?,
+        Some(p) => crate::pipeline_args::load_model(p)?,
         None => pagelevel::classify::Model::embedded().clone(),
     };
     let popts = pagelevel::pipeline::Options::default();

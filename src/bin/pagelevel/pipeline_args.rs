@@ -287,11 +287,19 @@ pub struct PipelineArgs {
     pub limits: LimitArgs,
 }
 
+/// A model JSON file, with its path in the error when it cannot be read or parsed.
+pub fn load_model(path: &std::path::Path) -> anyhow::Result<Model> {
+    use anyhow::Context;
+    let json = std::fs::read_to_string(path)
+        .with_context(|| format!("--model {}: cannot read", path.display()))?;
+    Model::from_json(&json).with_context(|| format!("--model {}", path.display()))
+}
+
 impl PipelineArgs {
     /// The model to use: the given file or the embedded one.
     pub fn model(&self) -> anyhow::Result<Model> {
         let model = match &self.model {
-            Some(p) => Model::from_json(&std::fs::read_to_string(p)?)?,
+            Some(p) => load_model(p)?,
             None => Model::embedded().clone(),
         };
         if self.threshold_model && model.threshold.is_none() {
