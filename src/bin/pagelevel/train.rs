@@ -58,6 +58,10 @@ pub struct Args {
     /// Boosting: share of the samples each tree sees.
     #[arg(long, default_value_t = BoostParams::default().subsample)]
     subsample: f64,
+    /// Boosting: seed of the row subsampling (both stages). Retraining with other seeds
+    /// measures how much of a difference between two runs is noise.
+    #[arg(long, default_value_t = BoostParams::default().seed)]
+    seed: u64,
     /// Stages: 1 (one forest) or 2 (stacked: a second forest over the node's features and
     /// features of the first stage's scores around it, trained on first-stage scores
     /// cross-fitted by site fold; see `src/stack.rs`). --trees sets the first stage's trees.
@@ -163,6 +167,7 @@ pub fn run(mut args: Args) -> anyhow::Result<usize> {
             subsample: args.subsample,
             lambda: args.lambda,
             min_child_hessian: args.min_child_hessian,
+            seed: args.seed,
             ..BoostParams::default()
         },
         without: feature_mask(&args.without_features)?,
@@ -172,6 +177,7 @@ pub fn run(mut args: Args) -> anyhow::Result<usize> {
             depth: args.stage2_depth,
             learning_rate: args.learning_rate,
             subsample: args.subsample,
+            seed: args.seed,
             ..BoostParams::default()
         },
         targets: args.targets,
