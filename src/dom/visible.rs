@@ -10,8 +10,9 @@ use super::{Dom, Kind, Tag};
 /// `visibility:hidden`, a `<dialog>` without `open`, or a modal (`aria-modal="true"`): the
 /// browser's first render shows neither until a script opens it. Tab panels (`role=tabpanel`)
 /// are shown however they are hidden: the tabs not selected are one click away and belong to
-/// the page's content (documentation's code samples per language). Comments and doctypes are
-/// never visible.
+/// the page's content (documentation's code samples per language); so are the collapsed panels
+/// of accordions and other disclosure controls ([`disclosure_panels`]). Comments and doctypes
+/// are never visible.
 ///
 /// `<noscript>` content is hidden, as for a reader with JavaScript, unless the rest of the
 /// page shows fewer than [`NOSCRIPT_FALLBACK_WORDS`] words and the noscript content adds at
@@ -23,10 +24,12 @@ use super::{Dom, Kind, Tag};
 /// ([`REVEAL_SHARE`]): a script reveals it a moment after the first render.
 ///
 /// # Complexity
-/// O(n) plus a word count of the page's text; one more pass when a fallback applies.
+/// O(n + attributes) plus a word count of the page's text; one more pass when a fallback
+/// applies.
 pub fn visibility(dom: &Dom) -> Vec<bool> {
-    let mut vis = visibility_with(dom, false, &[]);
-    if let Some(revealed) = reveal_bulk(dom, &vis) {
+    let panels = disclosure_panels(dom);
+    let mut vis = visibility_with(dom, false, &panels);
+    if let Some(revealed) = reveal_bulk(dom, &vis, &panels) {
         vis = revealed;
     }
     // Counting stops at the threshold: most pages pass it within their first few texts.
@@ -46,7 +49,7 @@ pub fn visibility(dom: &Dom) -> Vec<bool> {
     if seen >= NOSCRIPT_FALLBACK_WORDS || !dom.nodes().iter().any(|n| n.tag == Tag::NOSCRIPT) {
         return vis;
     }
-    let with = visibility_with(dom, true, &[]);
+    let with = visibility_with(dom, true, &panels);
     if words(&with, usize::MAX) >= seen + NOSCRIPT_MIN_WORDS {
         with
     } else {
@@ -74,7 +77,7 @@ pub const REVEAL_VISIBLE_SHARE: f64 = 0.25;
 /// # Complexity
 /// O(n) plus a word count of the hidden text and of the visible text until it outweighs that;
 /// the whole page's text is counted again only when the visible words fall below the share.
-fn reveal_bulk(dom: &Dom, vis: &[bool]) -> Option<Vec<bool>> {
+fn reveal_bulk(dom: &Dom, vis: &[bool], panels: &[bool]) -> Option<Vec<bool>> {
     let n = dom.len();
     // Text that some attribute could hide but no tag does.
     let mut renderable = vec![true; n];
@@ -128,8 +131,8 @@ fn reveal_bulk(dom: &Dom, vis: &[bool]) -> Option<Vec<bool>> {
         .map(|i| {
             renderable[i]
                 && dom.node(i).kind == Kind::Element
-                && f64::from(under[i]) > REVEAL_SHARE * total
-                && !overlay(i)
+                && (f64::from(under[i]) > REVEAL_SHARE * total && !overlay(i)
+                    || panels.get(i) == Some(&true))
         })
         .collect();
     reveal
@@ -137,6 +140,64 @@ fn reveal_bulk(dom: &Dom, vis: &[bool]) -> Option<Vec<bool>> {
         .zip(vis)
         .any(|(&r, &v)| r && !v)
         .then(|| visibility_with(dom, false, &reveal))
+}
+
+/// Per node, whether it is a disclosure panel or the wrapper just around one: an element whose
+/// `id` a control with `aria-expanded` names in `aria-controls` (accordions, "more details"
+/// sections), or the parent of one (frameworks hide a wrapper around the panel). Like a tab
+/// panel, a collapsed panel is one click away and holds what the page says (a product's
+/// description and specifications), so it is shown however it is hidden; dialogs and modals
+/// stay hidden. Empty when the page has no such control (most pages).
+///
+/// # Complexity
+/// O(n + attributes), plus a hash set of the controlled ids when there are any.
+fn disclosure_panels(dom: &Dom) -> Vec<bool> {
+    let mut ids: std::collections::HashSet<&str> = std::collections::HashSet::new();
+    for i in 1..dom.len() {
+        if dom.node(i).kind != Kind::Element {
+            continue;
+        }
+        let (mut controls, mut expands) = (None, false);
+        for (k, v) in dom.attrs(i) {
+            match k {
+                "aria-controls" => controls = Some(v),
+                "aria-expanded" => expands = true,
+                _ => {}
+            }
+        }
+        if let (Some(c), true) = (controls, expands) {
+            ids.extend(c.split_ascii_whitespace());
+        }
+    }
+    if ids.is_empty() {
+        return Vec::new();
+    }
+    let mut panels = vec![false; dom.len()];
+    for i in 1..dom.len() {
+        let node = dom.node(i);
+        if node.kind != Kind::Element || node.foreign || node.tag == Tag::DIALOG {
+            continue;
+        }
+        let (mut named, mut overlay) = (false, false);
+        for (k, v) in dom.attrs(i) {
+            match k {
+                "id" => named = ids.contains(v.trim()),
+                "aria-modal" => overlay |= v.trim().eq_ignore_ascii_case("true"),
+                "role" => {
+                    let r = v.trim();
+                    overlay |=
+                        r.eq_ignore_ascii_case("dialog") || r.eq_ignore_ascii_case("alertdialog");
+                }
+                _ => {}
+            }
+        }
+        if named && !overlay {
+            panels[i] = true;
+            panels[node.parent as usize] = true;
+        }
+    }
+    panels[0] = false;
+    panels
 }
 
 /// Below this many visible words, `<noscript>` content is shown (see [`visibility`]).
@@ -218,6 +279,18 @@ pub fn style_hides(style: &str) -> bool {
 mod tests {
     use super::*;
 
+    /// The visible texts of a page, trimmed, empty ones left out, joined by `|`.
+    fn text(html: &str) -> String {
+        let dom = crate::dom::parse(html, &crate::Limits::default()).unwrap();
+        let vis = visibility(&dom);
+        (0..dom.len())
+            .filter(|&i| vis[i] && dom.node(i).kind == Kind::Text)
+            .map(|i| dom.text(i).trim().to_string())
+            .filter(|t| !t.is_empty())
+            .collect::<Vec<_>>()
+            .join("|")
+    }
+
     #[test]
     fn hidden_subtrees() {
         // 60 words in the first paragraph keep the noscript fallback off.
@@ -239,15 +312,6 @@ mod tests {
     #[test]
     fn noscript_shown_only_when_the_page_is_otherwise_empty() {
         let words = "word ".repeat(60);
-        let text = |html: &str| {
-            let dom = crate::dom::parse(html, &crate::Limits::default()).unwrap();
-            let vis = visibility(&dom);
-            (0..dom.len())
-                .filter(|&i| vis[i] && dom.node(i).kind == Kind::Text)
-                .map(|i| dom.text(i).trim().to_string())
-                .collect::<Vec<_>>()
-                .join("|")
-        };
         // A normal page: the "enable JavaScript" notice stays hidden.
         let normal =
             format!("<body><p>{words}</p><noscript><p>Enable JavaScript</p></noscript></body>");
@@ -265,16 +329,6 @@ mod tests {
 
     #[test]
     fn the_bulk_of_a_page_hidden_by_an_attribute_is_revealed() {
-        let text = |html: &str| {
-            let dom = crate::dom::parse(html, &crate::Limits::default()).unwrap();
-            let vis = visibility(&dom);
-            (0..dom.len())
-                .filter(|&i| vis[i] && dom.node(i).kind == Kind::Text)
-                .map(|i| dom.text(i).trim().to_string())
-                .filter(|t| !t.is_empty())
-                .collect::<Vec<_>>()
-                .join("|")
-        };
         // A consent banner aria-hides the page behind it: the first render shows 3 of the 15
         // words outside never-rendered tags (≤ 0.25) and `main` holds 12 (> 0.5), so it is
         // shown; the menu inside it (2 of 15) keeps its display:none; script text never counts.
@@ -302,5 +356,34 @@ mod tests {
         let wrapper =
             "<body><div style='display: none'><h1>Title here</h1><p>x y z</p></div></body>";
         assert_eq!(text(wrapper), "Title here|x y z");
+    }
+
+    #[test]
+    fn disclosure_panels_are_shown() {
+        let words = "word ".repeat(60);
+        // A collapsed accordion: the panel (named by the button's aria-controls) and the
+        // wrapper a framework hides around it are shown; a hidden panel no control names, a
+        // control without aria-expanded, and a controlled dialog stay hidden.
+        let html = format!(
+            "<body><p>{words}</p>\
+             <button aria-expanded=false aria-controls='p1 p2'>Specs</button>\
+             <div style='display:none'><div id=p1>Height 39 cm</div></div>\
+             <div id=p2 hidden>Weight 16 kg</div>\
+             <div id=p3 hidden>Orphan</div>\
+             <button aria-controls=p4>Menu</button><div id=p4 hidden>Menu items</div>\
+             <button aria-expanded=false aria-controls=d>Sign in</button>\
+             <div id=d role=dialog hidden>Sign in form</div></body>"
+        );
+        let seen = text(&html);
+        assert!(
+            seen.ends_with("Specs|Height 39 cm|Weight 16 kg|Menu|Sign in"),
+            "{seen}"
+        );
+        // The grandparent of a panel keeps its own hiding.
+        let deep = format!(
+            "<body><p>{words}</p><button aria-expanded=true aria-controls=q>Q</button>\
+             <div hidden><div><div id=q>Answer</div></div></div></body>"
+        );
+        assert!(!text(&deep).contains("Answer"));
     }
 }
