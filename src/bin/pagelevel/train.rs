@@ -168,7 +168,6 @@ pub fn run(mut args: Args) -> anyhow::Result<usize> {
             lambda: args.lambda,
             min_child_hessian: args.min_child_hessian,
             seed: args.seed,
-            ..BoostParams::default()
         },
         without: feature_mask(&args.without_features)?,
         stages,
