@@ -56,6 +56,7 @@ pub const LOG_FEATURES: &[usize] = &[
     f::FORM_CONTROLS,
     f::PAGE_WORDS,
     f::PAGE_PARAGRAPHS_PER_100_WORDS,
+    f::PAGE_WORDS_OUTSIDE_COMMENTS,
 ];
 
 /// One bucket's regression.

@@ -108,6 +108,7 @@ features! {
     PAGE_LINK_DENSITY = "page_link_density": "The whole page's link density, 0..1 (link-heavy listings and hubs against articles).",
     PAGE_LIST_ITEM_SHARE = "page_list_item_share": "Share of the page's words inside `<li>`, 0..1.",
     PAGE_PARAGRAPHS_PER_100_WORDS = "page_paragraphs_per_100_words": "`<p>` elements of the page per 100 page words; 0 on a page without words.",
+    PAGE_WORDS_OUTSIDE_COMMENTS = "page_words_outside_comments": "Content-block words of the page outside comment regions (in_comment), the same on every node: an article's body beside its comment thread, next to nothing on a forum whose posts are its comments.",
     PARAGRAPH_WORD_SHARE = "paragraph_word_share": "Context: the subtree's words inside `<p>` / the page's words inside `<p>`, 0..1; 0 when the page has none.",
     LARGEST_SIBLING_SHARE = "largest_sibling_share": "Context: the subtree's words / the most words of any element child of its parent (itself included), 0..1; 0 with no words.",
     BESIDE_CONTENT_SHARE = "beside_content_share": "Context: words of boilerpipe content blocks under the parent but outside the node / the page's content-block words, 0..1; 0 when the page has none.",
@@ -166,7 +167,7 @@ impl FeatureMatrix {
 pub const PAPER_COUNT: usize = f::BLOCK_CONTENT_SHARE + 1;
 /// Number of features before the context columns (the feature set `all`); the columns from
 /// here on ([`f::PARAGRAPH_WORD_SHARE`] …) describe where a node sits on its page.
-pub const ALL_COUNT: usize = f::PAGE_PARAGRAPHS_PER_100_WORDS + 1;
+pub const ALL_COUNT: usize = f::PAGE_WORDS_OUTSIDE_COMMENTS + 1;
 
 /// Counts summed over a node's subtree (visible text only).
 #[derive(Debug, Clone, Copy, Default)]
@@ -302,6 +303,15 @@ pub fn compute_with_layout(
     }
 
     let (cls, cls_in, in_main) = class_groups(dom);
+    // Content words under the topmost comment-region nodes, each counted once.
+    let comment_words: u32 = (1..n)
+        .filter(|&i| {
+            let p = dom.node(i).parent as usize;
+            cls_in[i] & COMMENT_GROUP_BIT != 0 && cls_in[p] & COMMENT_GROUP_BIT == 0
+        })
+        .map(|i| content_words[i])
+        .sum();
+    let outside_comments = content_words[0].saturating_sub(comment_words) as f32;
     let runs = sibling_runs(dom);
     let ctx = Context::new(dom, &counts, &content_words);
     // Words before each node in document order: a running total over text nodes.
@@ -427,6 +437,7 @@ pub fn compute_with_layout(
         row[f::PAGE_LINK_DENSITY] = ratio(whole.linked_words as f32, page_words);
         row[f::PAGE_LIST_ITEM_SHARE] = ratio(whole.list_words as f32, page_words);
         row[f::PAGE_PARAGRAPHS_PER_100_WORDS] = ratio(100.0 * whole.paragraphs as f32, page_words);
+        row[f::PAGE_WORDS_OUTSIDE_COMMENTS] = outside_comments;
         ctx.write(dom, &counts, &content_words, i, row);
     }
     PageFeatures {
@@ -839,6 +850,9 @@ fn fold_lower(mut h: u64, ch: char) -> u64 {
 const CLS_GROUPS: usize = f::CLS_FORUM - f::CLS_NAV + 1;
 /// The groups with an `in_*` feature, in `in_*` column order (indices into the groups).
 const INHERITED_GROUPS: [usize; 13] = [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 16, 15];
+
+/// The class-group bit of comment regions (`cls_comment`).
+const COMMENT_GROUP_BIT: u32 = 1 << (f::CLS_COMMENT - f::CLS_NAV);
 
 /// The groups that `<html>` and `<body>` classes contribute: content, product and forum
 /// name the page's type there, not a region.

@@ -342,6 +342,44 @@ fn context_features_by_hand() {
     assert_eq!(row("art")[f::BESIDE_CONTENT_SHARE], 0.0);
 }
 
+/// `page_words_outside_comments`: content-block words outside the comment region, counted once
+/// however deep the comment classes nest; the same on every row.
+#[test]
+fn words_outside_comments_by_hand() {
+    let article = "<p>One two three four five six seven eight nine ten eleven twelve, thirteen \
+                   fourteen fifteen. Sixteen seventeen eighteen nineteen twenty.</p>";
+    let comment = "<p>More words here in the second paragraph of this page, which is long \
+                   enough to count as content text.</p>";
+    let reply = "<p>A reply that says something else again, and it is long enough to count as \
+                 content.</p>";
+    let html = format!(
+        "<html><body><div id=art><h1 id=h>A headline here</h1>{article}</div>\
+         <div id=thread class=comments><div class=comment id=c1>{comment}</div>\
+         <div class=comment-reply id=c2>{reply}</div></div></body></html>"
+    );
+    let (p, pf) = page(&html, None);
+    let row = |id: &str| pf.matrix.row(find(&p, id));
+    // Premise: boilerpipe calls the heading, the paragraph and both comments content (3 + 20 +
+    // 19 + 16 = 58 words), and the comment groups mark the thread and its posts.
+    assert_eq!(row("art")[f::BLOCK_CONTENT_SHARE], 1.0);
+    assert_eq!(row("thread")[f::BLOCK_CONTENT_SHARE], 1.0);
+    assert_eq!(row("c2")[f::IN_COMMENT], 1.0);
+    // The thread's 35 words are subtracted once, not again for its nested posts.
+    for id in ["art", "h", "thread", "c1"] {
+        assert_eq!(row(id)[f::PAGE_WORDS_OUTSIDE_COMMENTS], 23.0, "{id}");
+    }
+    // A page without comment classes: every content word is outside.
+    let plain = html
+        .replace("comment-reply", "entry")
+        .replace("comments", "posts")
+        .replace("comment", "entry");
+    let (p, pf) = page(&plain, None);
+    assert_eq!(
+        pf.matrix.row(find(&p, "art"))[f::PAGE_WORDS_OUTSIDE_COMMENTS],
+        58.0
+    );
+}
+
 #[test]
 fn main_region_stops_where_no_child_holds_two_thirds() {
     // Two columns of prose of 34 words each, both content blocks: neither holds 2/3 of the 68,
