@@ -11,7 +11,7 @@ use super::{Dom, Kind, Tag};
 /// browser's first render shows neither until a script opens it. Tab panels (`role=tabpanel`)
 /// are shown however they are hidden: the tabs not selected are one click away and belong to
 /// the page's content (documentation's code samples per language); so are the collapsed panels
-/// of accordions and other disclosure controls ([`disclosure_panels`]). Comments and doctypes
+/// of accordions and other disclosure controls (`disclosure_panels`). Comments and doctypes
 /// are never visible.
 ///
 /// `<noscript>` content is hidden, as for a reader with JavaScript, unless the rest of the
