@@ -121,17 +121,11 @@ fn reveal_bulk(dom: &Dom, vis: &[bool], panels: &[bool]) -> Option<Vec<bool>> {
         under[p] += under[i];
     }
     let total = f64::from(under[0]);
-    let overlay = |i: usize| {
-        (dom.node(i).tag == Tag::DIALOG && !dom.node(i).foreign)
-            || dom
-                .attrs(i)
-                .any(|(k, v)| k == "aria-modal" && v.trim().eq_ignore_ascii_case("true"))
-    };
     let reveal: Vec<bool> = (0..n)
         .map(|i| {
             renderable[i]
                 && dom.node(i).kind == Kind::Element
-                && (f64::from(under[i]) > REVEAL_SHARE * total && !overlay(i)
+                && (f64::from(under[i]) > REVEAL_SHARE * total && !is_overlay(dom, i)
                     || panels.get(i) == Some(&true))
         })
         .collect();
@@ -172,32 +166,33 @@ fn disclosure_panels(dom: &Dom) -> Vec<bool> {
     if ids.is_empty() {
         return Vec::new();
     }
+    let dialog_role = |r: &str| {
+        let r = r.trim();
+        r.eq_ignore_ascii_case("dialog") || r.eq_ignore_ascii_case("alertdialog")
+    };
     let mut panels = vec![false; dom.len()];
     for i in 1..dom.len() {
         let node = dom.node(i);
-        if node.kind != Kind::Element || node.foreign || node.tag == Tag::DIALOG {
+        if node.kind != Kind::Element || node.foreign {
             continue;
         }
-        let (mut named, mut overlay) = (false, false);
-        for (k, v) in dom.attrs(i) {
-            match k {
-                "id" => named = ids.contains(v.trim()),
-                "aria-modal" => overlay |= v.trim().eq_ignore_ascii_case("true"),
-                "role" => {
-                    let r = v.trim();
-                    overlay |=
-                        r.eq_ignore_ascii_case("dialog") || r.eq_ignore_ascii_case("alertdialog");
-                }
-                _ => {}
-            }
-        }
-        if named && !overlay {
+        let named = dom.attr(i, "id").is_some_and(|v| ids.contains(v.trim()));
+        if named && !is_overlay(dom, i) && !dom.attr(i, "role").is_some_and(dialog_role) {
             panels[i] = true;
             panels[node.parent as usize] = true;
         }
     }
     panels[0] = false;
     panels
+}
+
+/// Whether element `i` is an overlay a script opens, never the page itself: a `<dialog>` or
+/// an `aria-modal="true"` element.
+fn is_overlay(dom: &Dom, i: usize) -> bool {
+    (dom.node(i).tag == Tag::DIALOG && !dom.node(i).foreign)
+        || dom
+            .attr(i, "aria-modal")
+            .is_some_and(|v| v.trim().eq_ignore_ascii_case("true"))
 }
 
 /// Below this many visible words, `<noscript>` content is shown (see [`visibility`]).

@@ -79,10 +79,7 @@ pub fn run(args: Args) -> anyhow::Result<usize> {
         pages.push((input::read_page(&m.html_path(e), &limits)?, e.url.clone()));
     }
     let total_bytes: usize = pages.iter().map(|p| p.0.len()).sum();
-    let model = &match &args.model {
-        Some(p) => crate::pipeline_args::load_model(p)?,
-        None => pagelevel::classify::Model::embedded().clone(),
-    };
+    let model = &crate::pipeline_args::load_model(args.model.as_deref())?;
     let popts = pagelevel::pipeline::Options::default();
     let learned = pagelevel::pipeline::Options {
         segment: pagelevel::segment::SegmentOptions {

@@ -287,9 +287,13 @@ pub struct PipelineArgs {
     pub limits: LimitArgs,
 }
 
-/// A model JSON file, with its path in the error when it cannot be read or parsed.
-pub fn load_model(path: &std::path::Path) -> anyhow::Result<Model> {
+/// The `--model` file, with its path in the error when it cannot be read or parsed, or the
+/// embedded model without one.
+pub fn load_model(path: Option<&std::path::Path>) -> anyhow::Result<Model> {
     use anyhow::Context;
+    let Some(path) = path else {
+        return Ok(Model::embedded().clone());
+    };
     let json = std::fs::read_to_string(path)
         .with_context(|| format!("--model {}: cannot read", path.display()))?;
     Model::from_json(&json).with_context(|| format!("--model {}", path.display()))
@@ -298,10 +302,7 @@ pub fn load_model(path: &std::path::Path) -> anyhow::Result<Model> {
 impl PipelineArgs {
     /// The model to use: the given file or the embedded one.
     pub fn model(&self) -> anyhow::Result<Model> {
-        let model = match &self.model {
-            Some(p) => load_model(p)?,
-            None => Model::embedded().clone(),
-        };
+        let model = load_model(self.model.as_deref())?;
         if self.threshold_model && model.threshold.is_none() {
             anyhow::bail!("--threshold-model: the model has no threshold part (train it with `train --cv --threshold-model`)");
         }
