@@ -5,7 +5,8 @@ use super::{Dom, Kind, Tag};
 /// Per node, whether a reader sees it.
 ///
 /// `visible[i]` is false when node `i` renders nothing: it is or lies inside script, style,
-/// head, template and the other never-rendered elements ([`Tag::is_invisible`]), or an element
+/// head, template and the other never-rendered elements ([`Tag::is_invisible`]) or MathML's
+/// `<math>` (its tokens linearise into symbol soup, not words), or an element
 /// with the `hidden` attribute, `aria-hidden="true"`, or an inline `display:none` /
 /// `visibility:hidden`, a `<dialog>` without `open`, or a modal (`aria-modal="true"`): the
 /// browser's first render shows neither until a script opens it. Tab panels (`role=tabpanel`)
@@ -87,7 +88,7 @@ fn reveal_bulk(dom: &Dom, vis: &[bool], panels: &[bool]) -> Option<Vec<bool>> {
         let p = node.parent as usize;
         renderable[i] = renderable[p]
             && match node.kind {
-                Kind::Element => !node.tag.is_invisible() || node.foreign,
+                Kind::Element => !renders_no_text(node.tag, node.foreign),
                 Kind::Text => true,
                 _ => false,
             };
@@ -215,7 +216,7 @@ fn visibility_with(dom: &Dom, show_noscript: bool, reveal: &[bool]) -> Vec<bool>
                     !hidden_element(dom, i, Tag::SPAN)
                 }
                 Kind::Element if reveal.get(i) == Some(&true) => {
-                    !node.tag.is_invisible() || node.foreign
+                    !renders_no_text(node.tag, node.foreign)
                 }
                 Kind::Element => !hidden_element(dom, i, node.tag),
                 // Fallback text of replaced elements is never rendered (iframe contents are
@@ -230,9 +231,19 @@ fn visibility_with(dom: &Dom, show_noscript: bool, reveal: &[bool]) -> Vec<bool>
     vis
 }
 
+/// Whether an element renders no words: the never-rendered HTML elements, and MathML's
+/// `<math>`, whose tokens read as symbol soup once linearised (`x = − b ± b 2 − 4 a c 2 a`).
+fn renders_no_text(tag: Tag, foreign: bool) -> bool {
+    if foreign {
+        tag == Tag::MATH
+    } else {
+        tag.is_invisible()
+    }
+}
+
 /// Whether element `i` hides itself and its subtree.
 pub fn hidden_element(dom: &Dom, i: usize, tag: Tag) -> bool {
-    if tag.is_invisible() && !dom.node(i).foreign {
+    if renders_no_text(tag, dom.node(i).foreign) {
         return true;
     }
     let dialog = tag == Tag::DIALOG && !dom.node(i).foreign;
@@ -351,6 +362,14 @@ mod tests {
         let wrapper =
             "<body><div style='display: none'><h1>Title here</h1><p>x y z</p></div></body>";
         assert_eq!(text(wrapper), "Title here|x y z");
+    }
+
+    #[test]
+    fn math_renders_no_words() {
+        // MathML's tokens are hidden, with any markup inside them; SVG text is not.
+        let html = "<body><p>When <math><mi>a</mi><mo>≠</mo><mrow><mn>0</mn></mrow></math>, two roots</p>\
+                    <svg><text>Label</text></svg><p>Solve <math display=block><mi>q</mi></math></p></body>";
+        assert_eq!(text(html), "When|, two roots|Label|Solve");
     }
 
     #[test]
