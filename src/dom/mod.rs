@@ -23,7 +23,8 @@ pub use visible::{is_tab_panel_role, visibility};
 /// A `<title>` is raw text up to `</title>`, so a page that never closes it (broken templates
 /// and truncated captures do) parses into one huge title and an empty body, which a reader of
 /// the source would not see. Old parsers (libxml2's, Java's) end the title at the next tag;
-/// so does this. Pages with a `</title>` anywhere are left as they are.
+/// so does this. Pages with a `</title>` (an end tag the tokenizer accepts) anywhere are left
+/// as they are.
 ///
 /// # Complexity
 /// O(length of the text), no allocation unless it inserts.
@@ -45,8 +46,17 @@ pub fn close_unterminated_title(html: &mut String) -> bool {
     ) {
         return false;
     }
-    if find(open, b"</title").is_some() {
-        return false;
+    // Only an appropriate end tag ends it (`</title` then space, `/` or `>`): `</titlevalue=…>`,
+    // a broken template's, is a bogus tag inside the title's raw text.
+    let mut from = open;
+    while let Some(close) = find(from, b"</title") {
+        if matches!(
+            bytes.get(close + 7),
+            Some(b'>' | b' ' | b'\t' | b'\n' | b'\r' | b'\x0c' | b'/')
+        ) {
+            return false;
+        }
+        from = close + 7;
     }
     let Some(gt) = memchr::memchr(b'>', &bytes[open..]).map(|k| open + k) else {
         return false;
@@ -672,6 +682,25 @@ mod title_tests {
         let mut t = closed.to_string();
         assert!(!close_unterminated_title(&mut t));
         assert_eq!(t, closed);
+        // A bogus end tag (a broken template's `</titlevalue=…`) does not end it: the title
+        // closes before it, and the parser drops the stray end tag.
+        let mut s =
+            "<title>Bush to Saudis</titlevalue=\"true\" -->\n</head><body><h1>Bush".to_string();
+        assert!(close_unterminated_title(&mut s));
+        assert_eq!(
+            s,
+            "<title>Bush to Saudis</title></titlevalue=\"true\" -->\n</head><body><h1>Bush"
+        );
+        let dom = super::parse(&s, &crate::Limits::default()).unwrap();
+        assert_eq!(dom.title(), Some("Bush to Saudis"));
+        for closed in [
+            "<title>A</title >b",
+            "<title>A</title/>b",
+            "<title>A</titlex></title>b",
+        ] {
+            let mut t = closed.to_string();
+            assert!(!close_unterminated_title(&mut t), "{closed}");
+        }
         for other in ["<titles>x<p>", "<p>no title", "<title>never ends"] {
             let mut t = other.to_string();
             assert!(!close_unterminated_title(&mut t));
