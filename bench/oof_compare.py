@@ -1,10 +1,12 @@
 #!/usr/bin/env python3
 """Paired out-of-fold comparison of two training runs.
 
-    python3 bench/oof_compare.py BASE.jsonl OTHER.jsonl
+    python3 bench/oof_compare.py BASE.jsonl[,BASE2.jsonl...] OTHER.jsonl[,OTHER2.jsonl...]
 
 Both files are written by `pagelevel train --cv --dry-run --pages FILE` (one line per page with
-its word-F1 `f1`). Pages are paired by their `html` path. Per set (and per wcxb-dev page type)
+its word-F1 `f1`). Pages are paired by their `html` path. Several files to a side (runs with
+other `train --seed` values) give each page the mean of its F1 over them, so the comparison is
+of the seeds' means. Per set (and per wcxb-dev page type)
 it prints the two means, how many pages OTHER scores higher / lower than BASE, the mean
 difference and a 95% bootstrap interval of it (1,000 resamples of the pages, seed 1). Unlike
 `oof_paired.py` the runs have different fold models, so retraining noise is part of the
@@ -16,8 +18,17 @@ import random
 import sys
 
 
-def load(path):
-    return {r["html"]: r for r in map(json.loads, open(path, encoding="utf-8"))}
+def load(paths):
+    """Each page's record from the first file, its `f1` the mean over all files."""
+    runs = [
+        {r["html"]: r for r in map(json.loads, open(p, encoding="utf-8"))}
+        for p in paths.split(",")
+    ]
+    pages = {}
+    for key, r in runs[0].items():
+        if all(key in run for run in runs):
+            pages[key] = dict(r, f1=sum(run[key]["f1"] for run in runs) / len(runs))
+    return pages
 
 
 def main() -> None:

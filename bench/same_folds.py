@@ -78,11 +78,16 @@ def main() -> None:
     e = sub.add_parser("eval")
     e.add_argument("work")
     e.add_argument("out")
-    e.add_argument("extra", nargs="*", help="after --: more `pagelevel eval` arguments")
     for p in (t, e):
         p.add_argument("--binary", default="target/release/pagelevel")
         p.add_argument("--data", default="../shared/data")
-    args = ap.parse_args()
+    # Everything after `--` goes to `pagelevel eval`, wherever the options stand before it
+    # (argparse alone rejects `-- ARGS` after an option that follows the positionals).
+    argv = sys.argv[1:]
+    cut = argv.index("--") if "--" in argv else len(argv)
+    args = ap.parse_args(argv[:cut])
+    if args.cmd == "eval":
+        args.extra = argv[cut + 1:]
     (train if args.cmd == "train" else evaluate)(args)
 
 
