@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Out-of-fold scores of a changed build with the fold models of an earlier run.
 
-    python3 bench/same_folds.py train OOF.jsonl WORK [--binary B] [--data D]
+    python3 bench/same_folds.py train OOF.jsonl WORK [--binary B] [--data D] [-- TRAIN ARGS]
     python3 bench/same_folds.py eval WORK OUT.jsonl [--binary B] [--data D] [-- EVAL ARGS]
 
 `train --cv` retrains its five fold models, and a changed training set moves every tree: the
@@ -50,7 +50,7 @@ def train(args: argparse.Namespace) -> None:
                         (held if fold[(s, e["id"])] == k else out).write(line)
         model = os.path.join(args.work, f"model-{k}.json")
         print(f"fold {k}: training {model}", file=sys.stderr)
-        subprocess.run([args.binary, "train", "--data", root, "--out", model],
+        subprocess.run([args.binary, "train", "--data", root, "--out", model, *args.extra],
                        check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
 
 
@@ -81,13 +81,14 @@ def main() -> None:
     for p in (t, e):
         p.add_argument("--binary", default="target/release/pagelevel")
         p.add_argument("--data", default="../shared/data")
-    # Everything after `--` goes to `pagelevel eval`, wherever the options stand before it
-    # (argparse alone rejects `-- ARGS` after an option that follows the positionals).
+    # Everything after `--` goes to `pagelevel train` or `pagelevel eval` (`-- --seed 7` with a
+    # `train --cv --seed 7` run's file rebuilds that seed's fold models), wherever the options
+    # stand before it (argparse alone rejects `-- ARGS` after an option that follows the
+    # positionals).
     argv = sys.argv[1:]
     cut = argv.index("--") if "--" in argv else len(argv)
     args = ap.parse_args(argv[:cut])
-    if args.cmd == "eval":
-        args.extra = argv[cut + 1:]
+    args.extra = argv[cut + 1:]
     (train if args.cmd == "train" else evaluate)(args)
 
 

@@ -230,6 +230,8 @@ pub struct PageFeatures {
     pub blocks: Blocks,
     /// The block classifier's decision per block (true = content).
     pub block_content: Vec<bool>,
+    /// Per node, whether it lies in a comment region (the `in_comment` feature).
+    pub in_comment: Vec<bool>,
     /// Per-node subtree counts.
     pub counts: Vec<Counts>,
     /// Per-node HTML bytes of the subtree.
@@ -440,11 +442,13 @@ pub fn compute_with_layout(
         row[f::PAGE_WORDS_OUTSIDE_COMMENTS] = outside_comments;
         ctx.write(dom, &counts, &content_words, i, row);
     }
+    let in_comment = cls_in.iter().map(|&b| b & COMMENT_GROUP_BIT != 0).collect();
     PageFeatures {
         visible,
         layout,
         blocks,
         block_content,
+        in_comment,
         counts,
         subtree_bytes,
         title_words: title.len,

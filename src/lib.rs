@@ -7,6 +7,7 @@
 pub mod align;
 pub mod blocks;
 pub mod boost;
+pub mod comments;
 pub mod config;
 pub mod decode;
 pub mod dedup;

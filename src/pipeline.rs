@@ -18,6 +18,8 @@ pub struct Options {
     pub segment: SegmentOptions,
     /// Keep the second copy of a repeated passage in the main text (see [`crate::repeats`]).
     pub keep_repeats: bool,
+    /// Keep comment threads under an article in the main text (see [`crate::comments`]).
+    pub keep_comments: bool,
 }
 
 /// A page with its features and segmentation.
@@ -31,6 +33,8 @@ pub struct Analysis {
     pub segmentation: Segmentation,
     /// Whether the main text keeps second copies of repeated passages ([`Options::keep_repeats`]).
     pub keep_repeats: bool,
+    /// Whether the main text keeps comment threads under an article ([`Options::keep_comments`]).
+    pub keep_comments: bool,
 }
 
 /// Runs features, classifier and smoothing on a parsed page.
@@ -62,6 +66,7 @@ pub fn analyze_within(
         features: pf,
         segmentation: seg,
         keep_repeats: opts.keep_repeats,
+        keep_comments: opts.keep_comments,
     })
 }
 
@@ -121,7 +126,8 @@ impl Analysis {
     /// (a script-rendered shell) has none, so its answer is empty. boilerpipe's content blocks
     /// are the last resort, for a page whose text lies outside `<body>`.
     /// Unless [`Analysis::keep_repeats`] is set, a repeated passage is said once
-    /// ([`crate::repeats`]).
+    /// ([`crate::repeats`]); unless [`Analysis::keep_comments`] is, the comment thread under an
+    /// article is left out ([`crate::comments`]).
     pub fn main_text(&self) -> String {
         self.main_keep().1
     }
@@ -136,7 +142,17 @@ impl Analysis {
     /// The keep flags of the main content (elements always kept) and its text.
     fn main_keep(&self) -> (Vec<bool>, String) {
         let dom = &self.page.dom;
-        let mask = self.content_mask();
+        let mut mask = self.content_mask();
+        if !self.keep_comments {
+            let f = &self.features;
+            crate::comments::drop_comment_threads(
+                dom,
+                &f.visible,
+                &f.counts,
+                &f.in_comment,
+                &mut mask,
+            );
+        }
         let (keep, text) = self.render_kept(|i| mask[i]);
         if crate::text::has_words(&text) {
             return (keep, text);

@@ -176,6 +176,7 @@ pub fn run(args: Args) -> anyhow::Result<usize> {
                         features: both.features,
                         segmentation: seg,
                         keep_repeats: opts.keep_repeats,
+                        keep_comments: opts.keep_comments,
                     }
                 } else {
                     analyze(page, &model, &opts)

@@ -280,6 +280,10 @@ pub struct PipelineArgs {
     /// carousel clones).
     #[arg(long)]
     pub keep_repeats: bool,
+    /// Keep comment threads under an article in the main text (by default, when the page keeps
+    /// 100 words or more outside comment regions, the text inside them is dropped).
+    #[arg(long)]
+    pub keep_comments: bool,
     /// A model JSON file instead of the embedded one.
     #[arg(long)]
     pub model: Option<PathBuf>,
@@ -325,6 +329,7 @@ impl PipelineArgs {
                 tree_keep_words: self.tree_keep_words,
             },
             keep_repeats: self.keep_repeats,
+            keep_comments: self.keep_comments,
             ..Options::default()
         }
     }
