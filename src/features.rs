@@ -232,6 +232,9 @@ pub struct PageFeatures {
     pub block_content: Vec<bool>,
     /// Per node, whether it lies in a comment region (the `in_comment` feature).
     pub in_comment: Vec<bool>,
+    /// Per node, whether it lies in inline chrome: an element whose id or class names a share
+    /// bar, screen-reader or skip text, or search and account controls, or its descendants.
+    pub in_chrome: Vec<bool>,
     /// Per-node subtree counts.
     pub counts: Vec<Counts>,
     /// Per-node HTML bytes of the subtree.
@@ -443,12 +446,17 @@ pub fn compute_with_layout(
         ctx.write(dom, &counts, &content_words, i, row);
     }
     let in_comment = cls_in.iter().map(|&b| b & COMMENT_GROUP_BIT != 0).collect();
+    let in_chrome = cls_in
+        .iter()
+        .map(|&b| b & INLINE_CHROME_BITS != 0)
+        .collect();
     PageFeatures {
         visible,
         layout,
         blocks,
         block_content,
         in_comment,
+        in_chrome,
         counts,
         subtree_bytes,
         title_words: title.len,
@@ -857,6 +865,12 @@ const INHERITED_GROUPS: [usize; 13] = [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 16, 15]
 
 /// The class-group bit of comment regions (`cls_comment`).
 const COMMENT_GROUP_BIT: u32 = 1 << (f::CLS_COMMENT - f::CLS_NAV);
+
+/// The class-group bits of inline chrome: share bars, screen-reader and skip text, search and
+/// account controls (`cls_share`, `cls_hidden`, `cls_account`).
+const INLINE_CHROME_BITS: u32 = 1 << (f::CLS_SHARE - f::CLS_NAV)
+    | 1 << (f::CLS_HIDDEN - f::CLS_NAV)
+    | 1 << (f::CLS_ACCOUNT - f::CLS_NAV);
 
 /// The groups that `<html>` and `<body>` classes contribute: content, product and forum
 /// name the page's type there, not a region.

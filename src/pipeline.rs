@@ -127,7 +127,7 @@ impl Analysis {
     /// are the last resort, for a page whose text lies outside `<body>`.
     /// Unless [`Analysis::keep_repeats`] is set, a repeated passage is said once
     /// ([`crate::repeats`]); unless [`Analysis::keep_comments`] is, the comment thread under an
-    /// article is left out ([`crate::comments`]).
+    /// article is left out, and so is the inline chrome around it ([`crate::comments`]).
     pub fn main_text(&self) -> String {
         self.main_keep().1
     }
@@ -143,16 +143,11 @@ impl Analysis {
     fn main_keep(&self) -> (Vec<bool>, String) {
         let dom = &self.page.dom;
         let mut mask = self.content_mask();
+        let f = &self.features;
         if !self.keep_comments {
-            let f = &self.features;
-            crate::comments::drop_comment_threads(
-                dom,
-                &f.visible,
-                &f.counts,
-                &f.in_comment,
-                &mut mask,
-            );
+            crate::comments::drop_regions(dom, &f.visible, &f.counts, &f.in_comment, &mut mask);
         }
+        crate::comments::drop_regions(dom, &f.visible, &f.counts, &f.in_chrome, &mut mask);
         let (keep, text) = self.render_kept(|i| mask[i]);
         if crate::text::has_words(&text) {
             return (keep, text);

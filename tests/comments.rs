@@ -1,12 +1,13 @@
-//! Comment threads under an article (`pagelevel::comments`): hand-worked pages where the
-//! thread leaves the main text and where it stays (a forum thread, a short article, text that
-//! is not kept, names that only look like comments), the boundary of 100 words, a
-//! 1,000,000-deep page, a real page, and the pipeline's default against `keep_comments`.
+//! Comment threads and inline chrome under an article (`pagelevel::comments`): hand-worked
+//! pages where the thread or the chrome leaves the main text and where it stays (a forum
+//! thread, a short article, text that is not kept, names that only look like comments), the
+//! boundary of 100 words, a 1,000,000-deep page, a real page, and the pipeline's default
+//! against `keep_comments`.
 
 mod common;
 
 use pagelevel::classify::Model;
-use pagelevel::comments::{drop_comment_threads, MIN_ARTICLE_WORDS};
+use pagelevel::comments::{drop_regions, MIN_ARTICLE_WORDS};
 use pagelevel::dom::Kind;
 use pagelevel::extract::render_text;
 use pagelevel::features::{self, FeatureOptions};
@@ -21,9 +22,10 @@ fn words(prefix: &str, n: usize) -> String {
         .join(" ")
 }
 
-/// The page's visible text after `drop_comment_threads`, starting from every text node kept
-/// but those containing `unkept`, and whether the thread was dropped.
-fn dropped(html: &str, unkept: &str) -> (String, bool) {
+/// The page's visible text after `drop_regions` over its comment regions (or, with `chrome`,
+/// its inline chrome), starting from every text node kept but those containing `unkept`, and
+/// whether any kept text was dropped.
+fn dropped_in(html: &str, unkept: &str, chrome: bool) -> (String, bool) {
     let page = Page::from_bytes(html.as_bytes(), None, None, &Limits::default()).unwrap();
     let dom = &page.dom;
     let pf = features::compute(dom, None, &FeatureOptions::default());
@@ -32,8 +34,52 @@ fn dropped(html: &str, unkept: &str) -> (String, bool) {
             dom.node(i).kind != Kind::Text || unkept.is_empty() || !dom.text(i).contains(unkept)
         })
         .collect();
-    let cleared = drop_comment_threads(dom, &pf.visible, &pf.counts, &pf.in_comment, &mut keep);
+    let region = if chrome {
+        &pf.in_chrome
+    } else {
+        &pf.in_comment
+    };
+    let cleared = drop_regions(dom, &pf.visible, &pf.counts, region, &mut keep);
     (render_text(dom, &pf.visible, &keep), cleared > 0)
+}
+
+/// [`dropped_in`] over the comment regions.
+fn dropped(html: &str, unkept: &str) -> (String, bool) {
+    dropped_in(html, unkept, false)
+}
+
+/// An article of `n` words with a search box, a share bar and a skip link in it.
+fn article_with_chrome(n: usize) -> String {
+    format!(
+        "<body><form class=site-search><input><button>Search the archive</button></form>\
+         <article><h1>Mill reopens</h1><div class=share-buttons><a href=/fb>Share on Facebook</a>\
+         <a href=/x>Post it</a></div><p>{} report</p><a class=skip-link href=#c>Jump to \
+         comments</a></article></body>",
+        words("a", n - 3),
+    )
+}
+
+#[test]
+fn inline_chrome_leaves_an_article() {
+    // Mill reopens + 118 words + report: 121 kept outside the chrome.
+    let (text, did) = dropped_in(&article_with_chrome(121), "", true);
+    assert!(did);
+    assert!(
+        text.contains("Mill reopens") && text.contains("a117 report"),
+        "{text}"
+    );
+    for chrome in [
+        "Search the archive",
+        "Share on Facebook",
+        "Post it",
+        "Jump to comments",
+    ] {
+        assert!(!text.contains(chrome), "{chrome}: {text}");
+    }
+    // A short page keeps it: 99 words outside.
+    let (text, did) = dropped_in(&article_with_chrome(99), "", true);
+    assert!(!did);
+    assert!(text.contains("Share on Facebook"), "{text}");
 }
 
 /// An article of `n` words, then a thread of two comments in `<ol class=commentlist>`.
@@ -183,4 +229,14 @@ fn real_blog_post_loses_its_thread_and_keeps_its_body() {
     assert!(text.contains("For two years running, Stack Overflow survey respondents"));
     assert!(!text.contains("One nuance of over saturation number"));
     assert!(!text.contains("Why doesn’t WordPress have some kind of certification system"));
+}
+
+#[test]
+fn pipeline_drops_inline_chrome_with_or_without_keep_comments() {
+    let html = article_with_chrome(150);
+    for keep_comments in [false, true] {
+        let text = main_text_all_content(&html, keep_comments);
+        assert!(text.contains("a146"), "{text}");
+        assert!(!text.contains("Share on Facebook") && !text.contains("Search the archive"));
+    }
 }

@@ -281,7 +281,8 @@ pub struct PipelineArgs {
     #[arg(long)]
     pub keep_repeats: bool,
     /// Keep comment threads under an article in the main text (by default, when the page keeps
-    /// 100 words or more outside comment regions, the text inside them is dropped).
+    /// 100 words or more outside comment regions, the text inside them is dropped; share bars,
+    /// skip links and search or account controls are dropped either way).
     #[arg(long)]
     pub keep_comments: bool,
     /// A model JSON file instead of the embedded one.
