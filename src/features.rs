@@ -1059,9 +1059,22 @@ fn name_groups(value: &str) -> u32 {
     let mut bits = 0u32;
     let mut buf = [0u8; KEEP];
     let mut len = 0usize;
+    // The token before, for names split in two (`sr-only`, `visually-hidden`, `screen-reader`).
+    let mut prev = [0u8; 8];
+    let mut prev_len = 0usize;
     let mut flush = |buf: &[u8; KEEP], len: &mut usize| {
         if *len > 0 {
             let t = &buf[..(*len).min(KEEP)];
+            let p = &prev[..prev_len];
+            if matches!(
+                (p, t),
+                (b"sr", b"only") | (b"visually", b"hidden") | (b"screen", b"reader")
+            ) {
+                bits |= 1 << (f::CLS_HIDDEN - f::CLS_NAV);
+            }
+            // A longer token can start no pair.
+            prev_len = if t.len() <= prev.len() { t.len() } else { 0 };
+            prev[..prev_len].copy_from_slice(&t[..prev_len]);
             // Prefixes are a few bytes: an inline byte loop, not a call to `memcmp`.
             let starts = |p: &[u8]| t.len() >= p.len() && t.iter().zip(p).all(|(a, b)| a == b);
             for &(p, g) in &by_letter[(t[0] as usize) & 0x7f] {
