@@ -1145,6 +1145,14 @@ mod name_tests {
             1 << 3
         );
         assert_eq!(g(""), 0);
+        // Screen-reader names split in two: Bootstrap's and WordPress's.
+        let hidden = 1 << (f::CLS_HIDDEN - f::CLS_NAV);
+        assert_eq!(g("sr-only"), hidden);
+        assert_eq!(g("visually-hidden-focusable"), hidden);
+        assert_eq!(g("screen-reader-text"), hidden | 1 << 9);
+        assert_eq!(g("srOnly"), hidden);
+        assert_eq!(g("sr-x-only"), 0);
+        assert_eq!(g("only-sr reader-screen"), 0);
     }
 }
 
