@@ -5,8 +5,8 @@
 //! often keeps them, and a long thread outweighs the article it answers. Share bars,
 //! screen-reader and skip text, and search or account controls that sit inside a kept article
 //! are not content either. [`drop_regions`] drops the kept text inside such regions (an element
-//! whose id or class names them, and everything under it: the `in_comment` feature, and the
-//! `in_share`, `cls_hidden` and `cls_account` groups) when the page keeps at least
+//! whose id or class names them, and everything under it: [`COMMENT_GROUP_BIT`], then
+//! [`INLINE_CHROME_BITS`] of the class-name groups) when the page keeps at least
 //! [`MIN_ARTICLE_WORDS`] words outside them, an article body they belong to. The pipeline runs
 //! it for comment regions first, then for inline chrome.
 //!
@@ -16,14 +16,15 @@
 
 use crate::dom::{Dom, Kind};
 use crate::features::Counts;
+pub use crate::features::{COMMENT_GROUP_BIT, INLINE_CHROME_BITS};
 
 /// Kept words outside the regions that make a page an article the regions belong to.
 pub const MIN_ARTICLE_WORDS: u32 = 100;
 
-/// Clears `keep` on the text nodes inside `region` when the visible text nodes kept outside it
-/// hold at least [`MIN_ARTICLE_WORDS`] words; returns how many kept visible text nodes it
-/// cleared. `keep` is per node (text nodes are read and cleared, elements left alone);
-/// `region` is per node, true for a region's element and everything under it.
+/// Clears `keep` on the text nodes inside the regions (the nodes whose `groups_in` has one of
+/// `bits`, the class-name groups of a node and its ancestors) when the visible text nodes kept
+/// outside them hold at least [`MIN_ARTICLE_WORDS`] words; returns how many kept visible text
+/// nodes it cleared. `keep` is per node (text nodes are read and cleared, elements left alone).
 ///
 /// # Complexity
 /// O(n): one pass to count, one to clear.
@@ -31,13 +32,15 @@ pub fn drop_regions(
     dom: &Dom,
     visible: &[bool],
     counts: &[Counts],
-    region: &[bool],
+    groups_in: &[u32],
+    bits: u32,
     keep: &mut [bool],
 ) -> usize {
+    let region = |i: usize| groups_in[i] & bits != 0;
     let is_kept_text =
         |keep: &[bool], i: usize| dom.node(i).kind == Kind::Text && visible[i] && keep[i];
     let outside: u64 = (0..dom.len())
-        .filter(|&i| !region[i] && is_kept_text(keep, i))
+        .filter(|&i| !region(i) && is_kept_text(keep, i))
         .map(|i| counts[i].words as u64)
         .sum();
     if outside < MIN_ARTICLE_WORDS as u64 {
@@ -45,7 +48,7 @@ pub fn drop_regions(
     }
     let mut cleared = 0;
     for i in 0..dom.len() {
-        if region[i] && dom.node(i).kind == Kind::Text {
+        if region(i) && dom.node(i).kind == Kind::Text {
             cleared += is_kept_text(keep, i) as usize;
             keep[i] = false;
         }

@@ -230,11 +230,10 @@ pub struct PageFeatures {
     pub blocks: Blocks,
     /// The block classifier's decision per block (true = content).
     pub block_content: Vec<bool>,
-    /// Per node, whether it lies in a comment region (the `in_comment` feature).
-    pub in_comment: Vec<bool>,
-    /// Per node, whether it lies in inline chrome: an element whose id or class names a share
-    /// bar, screen-reader or skip text, or search and account controls, or its descendants.
-    pub in_chrome: Vec<bool>,
+    /// Per node, the class-name groups of the node and its ancestors as bits (the `in_*`
+    /// features; [`group_bit`] of a `cls_*` column, [`COMMENT_GROUP_BIT`],
+    /// [`INLINE_CHROME_BITS`]).
+    pub groups_in: Vec<u32>,
     /// Per-node subtree counts.
     pub counts: Vec<Counts>,
     /// Per-node HTML bytes of the subtree.
@@ -445,18 +444,12 @@ pub fn compute_with_layout(
         row[f::PAGE_WORDS_OUTSIDE_COMMENTS] = outside_comments;
         ctx.write(dom, &counts, &content_words, i, row);
     }
-    let in_comment = cls_in.iter().map(|&b| b & COMMENT_GROUP_BIT != 0).collect();
-    let in_chrome = cls_in
-        .iter()
-        .map(|&b| b & INLINE_CHROME_BITS != 0)
-        .collect();
     PageFeatures {
         visible,
         layout,
         blocks,
         block_content,
-        in_comment,
-        in_chrome,
+        groups_in: cls_in,
         counts,
         subtree_bytes,
         title_words: title.len,
@@ -863,14 +856,18 @@ const CLS_GROUPS: usize = f::CLS_FORUM - f::CLS_NAV + 1;
 /// The groups with an `in_*` feature, in `in_*` column order (indices into the groups).
 const INHERITED_GROUPS: [usize; 13] = [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 16, 15];
 
+/// The class-group bit of a `cls_*` column (`f::CLS_NAV` ..= `f::CLS_FORUM`).
+pub const fn group_bit(cls_column: usize) -> u32 {
+    1 << (cls_column - f::CLS_NAV)
+}
+
 /// The class-group bit of comment regions (`cls_comment`).
-const COMMENT_GROUP_BIT: u32 = 1 << (f::CLS_COMMENT - f::CLS_NAV);
+pub const COMMENT_GROUP_BIT: u32 = group_bit(f::CLS_COMMENT);
 
 /// The class-group bits of inline chrome: share bars, screen-reader and skip text, search and
 /// account controls (`cls_share`, `cls_hidden`, `cls_account`).
-const INLINE_CHROME_BITS: u32 = 1 << (f::CLS_SHARE - f::CLS_NAV)
-    | 1 << (f::CLS_HIDDEN - f::CLS_NAV)
-    | 1 << (f::CLS_ACCOUNT - f::CLS_NAV);
+pub const INLINE_CHROME_BITS: u32 =
+    group_bit(f::CLS_SHARE) | group_bit(f::CLS_HIDDEN) | group_bit(f::CLS_ACCOUNT);
 
 /// The groups that `<html>` and `<body>` classes contribute: content, product and forum
 /// name the page's type there, not a region.
@@ -1070,7 +1067,7 @@ fn name_groups(value: &str) -> u32 {
                 (p, t),
                 (b"sr", b"only") | (b"visually", b"hidden") | (b"screen", b"reader")
             ) {
-                bits |= 1 << (f::CLS_HIDDEN - f::CLS_NAV);
+                bits |= group_bit(f::CLS_HIDDEN);
             }
             // A longer token can start no pair.
             prev_len = if t.len() <= prev.len() { t.len() } else { 0 };
@@ -1146,7 +1143,7 @@ mod name_tests {
         );
         assert_eq!(g(""), 0);
         // Screen-reader names split in two: Bootstrap's and WordPress's.
-        let hidden = 1 << (f::CLS_HIDDEN - f::CLS_NAV);
+        let hidden = group_bit(f::CLS_HIDDEN);
         assert_eq!(g("sr-only"), hidden);
         assert_eq!(g("visually-hidden-focusable"), hidden);
         assert_eq!(g("screen-reader-text"), hidden | 1 << 9);

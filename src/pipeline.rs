@@ -144,10 +144,13 @@ impl Analysis {
         let dom = &self.page.dom;
         let mut mask = self.content_mask();
         let f = &self.features;
+        let drop = |bits, mask: &mut Vec<bool>| {
+            crate::comments::drop_regions(dom, &f.visible, &f.counts, &f.groups_in, bits, mask)
+        };
         if !self.keep_comments {
-            crate::comments::drop_regions(dom, &f.visible, &f.counts, &f.in_comment, &mut mask);
+            drop(crate::comments::COMMENT_GROUP_BIT, &mut mask);
         }
-        crate::comments::drop_regions(dom, &f.visible, &f.counts, &f.in_chrome, &mut mask);
+        drop(crate::comments::INLINE_CHROME_BITS, &mut mask);
         let (keep, text) = self.render_kept(|i| mask[i]);
         if crate::text::has_words(&text) {
             return (keep, text);

@@ -7,7 +7,7 @@
 mod common;
 
 use pagelevel::classify::Model;
-use pagelevel::comments::{drop_regions, MIN_ARTICLE_WORDS};
+use pagelevel::comments::{drop_regions, COMMENT_GROUP_BIT, INLINE_CHROME_BITS, MIN_ARTICLE_WORDS};
 use pagelevel::dom::Kind;
 use pagelevel::extract::render_text;
 use pagelevel::features::{self, FeatureOptions};
@@ -34,12 +34,12 @@ fn dropped_in(html: &str, unkept: &str, chrome: bool) -> (String, bool) {
             dom.node(i).kind != Kind::Text || unkept.is_empty() || !dom.text(i).contains(unkept)
         })
         .collect();
-    let region = if chrome {
-        &pf.in_chrome
+    let bits = if chrome {
+        INLINE_CHROME_BITS
     } else {
-        &pf.in_comment
+        COMMENT_GROUP_BIT
     };
-    let cleared = drop_regions(dom, &pf.visible, &pf.counts, region, &mut keep);
+    let cleared = drop_regions(dom, &pf.visible, &pf.counts, &pf.groups_in, bits, &mut keep);
     (render_text(dom, &pf.visible, &keep), cleared > 0)
 }
 
