@@ -29,8 +29,8 @@ use crate::features::PageFeatures;
 use crate::geometry::Rect;
 use crate::stack::Tree;
 use crate::structured::{
-    decode_blocks, title_anchor, tree_filter, DEFAULT_SWITCH_PENALTY, DEFAULT_TREE_KEEP_WORDS,
-    DEFAULT_TREE_SHARE,
+    decode_blocks, keep_code, title_anchor, tree_filter, DEFAULT_SWITCH_PENALTY,
+    DEFAULT_TREE_KEEP_WORDS, DEFAULT_TREE_SHARE,
 };
 use crate::threshold::PageSummary;
 
@@ -55,7 +55,8 @@ pub enum Variant {
     SmoothViterbi,
     /// Classifier plus smoothing, then the tree filter over the content blocks, keeping the
     /// blocks from the page's title down to its main node
-    /// ([`crate::structured::title_anchor`]); the default.
+    /// ([`crate::structured::title_anchor`]) and the main node's code blocks
+    /// ([`crate::structured::keep_code`]); the default.
     TreeFilter,
     /// Classifier plus smoothing, Viterbi decoding, then the tree filter over the decoded
     /// content blocks.
@@ -366,7 +367,7 @@ pub fn segment(dom: &Dom, pf: &PageFeatures, model: &Model, opts: &SegmentOption
     }
     if opts.variant.filters_tree() {
         let anchor = title_anchor(dom, pf, &y, &template);
-        tree_filter(
+        let main = tree_filter(
             dom,
             &pf.blocks,
             &y,
@@ -375,6 +376,9 @@ pub fn segment(dom: &Dom, pf: &PageFeatures, model: &Model, opts: &SegmentOption
             anchor,
             &mut template,
         );
+        if let Some(main) = main {
+            keep_code(dom, &pf.visible, &y, main, &mut template);
+        }
     }
     for i in root..end {
         if dom.node(i).kind == Kind::Text && pf.visible[i] && segment_of[i] != NONE {
