@@ -8,7 +8,10 @@
 //! whose id or class names them, and everything under it: [`COMMENT_GROUP_BIT`], then
 //! [`INLINE_CHROME_BITS`] of the class-name groups) when the page keeps at least
 //! [`MIN_ARTICLE_WORDS`] words outside them, an article body they belong to. The pipeline runs
-//! it for comment regions first, then for inline chrome.
+//! it for comment regions first, then for inline chrome, then for photo galleries
+//! ([`GALLERY_GROUP_BIT`]): a slide show's captions are prose too, often longer than the
+//! article they illustrate, and they are not its text (Readability's, L3S-GN1's and the chaos
+//! set's gold leave them out).
 //!
 //! A forum thread whose posts all sit in comment regions keeps them, as nothing outside is an
 //! article; one whose opening post is outside them loses its replies (`--keep-comments` keeps
@@ -16,7 +19,7 @@
 
 use crate::dom::{Dom, Kind};
 use crate::features::Counts;
-pub use crate::features::{COMMENT_GROUP_BIT, INLINE_CHROME_BITS};
+pub use crate::features::{COMMENT_GROUP_BIT, GALLERY_GROUP_BIT, INLINE_CHROME_BITS};
 
 /// Kept words outside the regions that make a page an article the regions belong to.
 pub const MIN_ARTICLE_WORDS: u32 = 100;

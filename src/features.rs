@@ -232,7 +232,7 @@ pub struct PageFeatures {
     pub block_content: Vec<bool>,
     /// Per node, the class-name groups of the node and its ancestors as bits (the `in_*`
     /// features; [`group_bit`] of a `cls_*` column, [`COMMENT_GROUP_BIT`],
-    /// [`INLINE_CHROME_BITS`]).
+    /// [`INLINE_CHROME_BITS`], and the decoding-only [`GALLERY_GROUP_BIT`]).
     pub groups_in: Vec<u32>,
     /// Per-node subtree counts.
     pub counts: Vec<Counts>,
@@ -869,14 +869,22 @@ pub const COMMENT_GROUP_BIT: u32 = group_bit(f::CLS_COMMENT);
 pub const INLINE_CHROME_BITS: u32 =
     group_bit(f::CLS_SHARE) | group_bit(f::CLS_HIDDEN) | group_bit(f::CLS_ACCOUNT);
 
+/// Name groups: the `cls_*` columns' groups, then the groups only decoding reads (no feature
+/// column, so the model does not see them): photo galleries.
+const NAME_GROUPS: usize = CLS_GROUPS + 1;
+
+/// The group bit of photo galleries and slide shows named `gallery` (decoding only: their
+/// captions are not the article's text, see [`crate::comments`]).
+pub const GALLERY_GROUP_BIT: u32 = 1 << CLS_GROUPS;
+
 /// The groups that `<html>` and `<body>` classes contribute: content, product and forum
 /// name the page's type there, not a region.
 const PAGE_TYPE_GROUPS: u32 = (1 << 9) | (1 << 15) | (1 << 16);
 
-/// Name prefixes per group, in `cls_*` column order. A token of an id or class matches a
+/// Name prefixes per group, in `cls_*` column order, then the decoding-only groups. A token of an id or class matches a
 /// prefix when it starts with it; prefixes of up to three letters must match a whole token
 /// (or the token plus `s`), so `ad` matches `ad`/`ads` but not `address`.
-const GROUP_PREFIXES: [&[&str]; CLS_GROUPS] = [
+const GROUP_PREFIXES: [&[&str]; NAME_GROUPS] = [
     &["nav", "menu", "breadcrumb", "toolbar", "topnav", "subnav"],
     &["header", "masthead", "banner", "topbar", "branding"],
     &["footer", "copyright", "colophon", "contentinfo", "bottom"],
@@ -970,6 +978,7 @@ const GROUP_PREFIXES: [&[&str]; CLS_GROUPS] = [
         "bbcode",
         "forum",
     ],
+    &["gallery"],
 ];
 
 /// Per node: its class-name group bits (own tag, role, id and class; of the id and class of
@@ -1150,6 +1159,11 @@ mod name_tests {
         assert_eq!(g("srOnly"), hidden);
         assert_eq!(g("sr-x-only"), 0);
         assert_eq!(g("only-sr reader-screen"), 0);
+        // Galleries: a decoding-only bit above every cls_* column's.
+        assert_eq!(GALLERY_GROUP_BIT, 1 << CLS_GROUPS);
+        assert_eq!(g("full-gallery photoGallery"), GALLERY_GROUP_BIT);
+        assert_eq!(g("gallery-item card"), GALLERY_GROUP_BIT | group_bit(f::CLS_PRODUCT));
+        assert_eq!(g("galleon"), 0);
     }
 }
 

@@ -127,7 +127,8 @@ impl Analysis {
     /// are the last resort, for a page whose text lies outside `<body>`.
     /// Unless [`Analysis::keep_repeats`] is set, a repeated passage is said once
     /// ([`crate::repeats`]); unless [`Analysis::keep_comments`] is, the comment thread under an
-    /// article is left out, and so is the inline chrome around it ([`crate::comments`]).
+    /// article is left out, and so are the inline chrome and photo galleries around it
+    /// ([`crate::comments`]).
     pub fn main_text(&self) -> String {
         self.main_keep().1
     }
@@ -151,6 +152,7 @@ impl Analysis {
             drop(crate::comments::COMMENT_GROUP_BIT, &mut mask);
         }
         drop(crate::comments::INLINE_CHROME_BITS, &mut mask);
+        drop(crate::comments::GALLERY_GROUP_BIT, &mut mask);
         let (keep, text) = self.render_kept(|i| mask[i]);
         if crate::text::has_words(&text) {
             return (keep, text);

@@ -1,13 +1,16 @@
-//! Comment threads and inline chrome under an article (`pagelevel::comments`): hand-worked
-//! pages where the thread or the chrome leaves the main text and where it stays (a forum
-//! thread, a short article, text that is not kept, names that only look like comments), the
-//! boundary of 100 words, a 1,000,000-deep page, a real page, and the pipeline's default
-//! against `keep_comments`.
+//! Comment threads, inline chrome and photo galleries under an article
+//! (`pagelevel::comments`): hand-worked pages where the thread, the chrome or the gallery
+//! leaves the main text and where it stays (a forum thread, a short article, text that is not
+//! kept, names that only look like comments, a gallery named on `<body>`), the boundary of 100
+//! words, a 1,000,000-deep page, real pages, and the pipeline's default against
+//! `keep_comments`.
 
 mod common;
 
 use pagelevel::classify::Model;
-use pagelevel::comments::{drop_regions, COMMENT_GROUP_BIT, INLINE_CHROME_BITS, MIN_ARTICLE_WORDS};
+use pagelevel::comments::{
+    drop_regions, COMMENT_GROUP_BIT, GALLERY_GROUP_BIT, INLINE_CHROME_BITS, MIN_ARTICLE_WORDS,
+};
 use pagelevel::dom::Kind;
 use pagelevel::extract::render_text;
 use pagelevel::features::{self, FeatureOptions};
@@ -22,10 +25,9 @@ fn words(prefix: &str, n: usize) -> String {
         .join(" ")
 }
 
-/// The page's visible text after `drop_regions` over its comment regions (or, with `chrome`,
-/// its inline chrome), starting from every text node kept but those containing `unkept`, and
-/// whether any kept text was dropped.
-fn dropped_in(html: &str, unkept: &str, chrome: bool) -> (String, bool) {
+/// The page's visible text after `drop_regions` over the regions of `bits`, starting from
+/// every text node kept but those containing `unkept`, and whether any kept text was dropped.
+fn dropped_bits(html: &str, unkept: &str, bits: u32) -> (String, bool) {
     let page = Page::from_bytes(html.as_bytes(), None, None, &Limits::default()).unwrap();
     let dom = &page.dom;
     let pf = features::compute(dom, None, &FeatureOptions::default());
@@ -34,13 +36,18 @@ fn dropped_in(html: &str, unkept: &str, chrome: bool) -> (String, bool) {
             dom.node(i).kind != Kind::Text || unkept.is_empty() || !dom.text(i).contains(unkept)
         })
         .collect();
+    let cleared = drop_regions(dom, &pf.visible, &pf.counts, &pf.groups_in, bits, &mut keep);
+    (render_text(dom, &pf.visible, &keep), cleared > 0)
+}
+
+/// [`dropped_bits`] over the comment regions or, with `chrome`, the inline chrome.
+fn dropped_in(html: &str, unkept: &str, chrome: bool) -> (String, bool) {
     let bits = if chrome {
         INLINE_CHROME_BITS
     } else {
         COMMENT_GROUP_BIT
     };
-    let cleared = drop_regions(dom, &pf.visible, &pf.counts, &pf.groups_in, bits, &mut keep);
-    (render_text(dom, &pf.visible, &keep), cleared > 0)
+    dropped_bits(html, unkept, bits)
 }
 
 /// [`dropped_in`] over the comment regions.
@@ -239,4 +246,86 @@ fn pipeline_drops_inline_chrome_with_or_without_keep_comments() {
         assert!(text.contains("a146"), "{text}");
         assert!(!text.contains("Share on Facebook") && !text.contains("Search the archive"));
     }
+}
+
+/// An article of `n` words with a photo gallery of three captioned slides in it, the page's
+/// `<body>` carrying `body_class`.
+fn article_with_gallery(n: usize, body_class: &str) -> String {
+    format!(
+        "<body class='{body_class}'><article><h1>Harbour opens</h1><p>{} report</p>\
+         <div class=photoGallery><ul class=legends><li><h2>1/3 Crowds arrive</h2><p>Thousands \
+         walked the new quay on Sunday morning.</p></li><li><h2>2/3 Ships dock</h2><p>The first \
+         ferry tied up at noon.</p></li><li><h2>3/3 Night falls</h2><p>Lights came on along the \
+         pier.</p></li></ul></div></article></body>",
+        words("a", n - 3),
+    )
+}
+
+#[test]
+fn a_gallery_in_an_article_leaves_it() {
+    // Harbour opens + 117 words + report = 120 kept outside the gallery (camelCase
+    // `photoGallery` names it); its captions go, the article stays.
+    let (text, did) = dropped_bits(&article_with_gallery(120, ""), "", GALLERY_GROUP_BIT);
+    assert!(did);
+    assert!(
+        text.contains("Harbour opens") && text.contains("a116 report"),
+        "{text}"
+    );
+    for caption in [
+        "Crowds arrive",
+        "Thousands walked",
+        "ferry",
+        "Lights came on",
+    ] {
+        assert!(!text.contains(caption), "{caption}: {text}");
+    }
+    // 99 words outside: the gallery may be the page's content, it stays.
+    let (text, did) = dropped_bits(&article_with_gallery(99, ""), "", GALLERY_GROUP_BIT);
+    assert!(!did && text.contains("Lights came on"), "{text}");
+    // `<body class=inline-gallery>` names the page, not a region: the same 120-word page loses
+    // the gallery alone.
+    let (text, did) = dropped_bits(
+        &article_with_gallery(120, "article inline-gallery"),
+        "",
+        GALLERY_GROUP_BIT,
+    );
+    assert!(did && text.contains("a116 report") && !text.contains("Ships dock"));
+    // A gallery is none of the other groups: the comment and chrome passes leave it.
+    for chrome in [false, true] {
+        let (text, did) = dropped_in(&article_with_gallery(120, ""), "", chrome);
+        assert!(!did && text.contains("Ships dock"));
+    }
+}
+
+#[test]
+fn pipeline_drops_a_gallery_with_or_without_keep_comments() {
+    let html = article_with_gallery(150, "");
+    for keep_comments in [false, true] {
+        let text = main_text_all_content(&html, keep_comments);
+        assert!(text.contains("a146 report"), "{text}");
+        assert!(
+            !text.contains("Crowds arrive") && !text.contains("Night falls"),
+            "{text}"
+        );
+    }
+}
+
+#[test]
+fn real_article_loses_its_slide_show_captions() {
+    // independent.co.uk (Readability's `bug-1255978`): a 50-slide "Business news in pictures"
+    // gallery (div.full-gallery > ul.legends) inside the article, under
+    // `<body class="… inline-gallery …">`. The embedded model keeps the captions (1,307 words
+    // against a 753-word gold); the rule leaves the article's text alone.
+    let Some(data) = common::data_or_skip("real_article_loses_its_slide_show_captions") else {
+        return;
+    };
+    let bytes = common::gunzip(&data.join("readability/html/bug-1255978.html.gz"));
+    let page = Page::from_bytes(&bytes, None, None, &Limits::default()).unwrap();
+    let text = analyze(page, Model::embedded(), &Options::default()).main_text();
+    assert!(!text.contains("United goin down"), "{text}");
+    assert!(!text.contains("Star Wars boosts economy"));
+    assert!(
+        text.contains("Most people go to hotels for the pleasure of sleeping"),
+        "{text}"
+    );
 }
