@@ -17,7 +17,7 @@
 //! article; one whose opening post is outside them loses its replies (`--keep-comments` keeps
 //! them).
 
-use crate::dom::{Dom, Kind};
+use crate::dom::{Dom, Kind, Tag};
 use crate::features::Counts;
 pub use crate::features::{COMMENT_GROUP_BIT, GALLERY_GROUP_BIT, INLINE_CHROME_BITS};
 
@@ -28,9 +28,11 @@ pub const MIN_ARTICLE_WORDS: u32 = 100;
 /// `bits`, the class-name groups of a node and its ancestors) when the visible text nodes kept
 /// outside them hold at least [`MIN_ARTICLE_WORDS`] words; returns how many kept visible text
 /// nodes it cleared. `keep` is per node (text nodes are read and cleared, elements left alone).
+/// Names inside `<pre>`, `<code>` and `<xmp>` are a syntax highlighter's (`hljs-comment`), not
+/// regions: code lies in the regions of its nearest ancestor outside code.
 ///
 /// # Complexity
-/// O(n): one pass to count, one to clear.
+/// O(n): one pass for the code's regions, one to count, one to clear.
 pub fn drop_regions(
     dom: &Dom,
     visible: &[bool],
@@ -39,7 +41,19 @@ pub fn drop_regions(
     bits: u32,
     keep: &mut [bool],
 ) -> usize {
-    let region = |i: usize| groups_in[i] & bits != 0;
+    let n = dom.len();
+    let mut in_code = vec![false; n];
+    let mut groups = groups_in.to_vec();
+    for i in 1..n {
+        let node = dom.node(i);
+        let p = node.parent as usize;
+        in_code[i] = in_code[p]
+            || node.kind == Kind::Element && matches!(node.tag, Tag::PRE | Tag::CODE | Tag::XMP);
+        if in_code[i] {
+            groups[i] = groups[p];
+        }
+    }
+    let region = |i: usize| groups[i] & bits != 0;
     let is_kept_text =
         |keep: &[bool], i: usize| dom.node(i).kind == Kind::Text && visible[i] && keep[i];
     let outside: u64 = (0..dom.len())

@@ -1162,7 +1162,10 @@ mod name_tests {
         // Galleries: a decoding-only bit above every cls_* column's.
         assert_eq!(GALLERY_GROUP_BIT, 1 << CLS_GROUPS);
         assert_eq!(g("full-gallery photoGallery"), GALLERY_GROUP_BIT);
-        assert_eq!(g("gallery-item card"), GALLERY_GROUP_BIT | group_bit(f::CLS_PRODUCT));
+        assert_eq!(
+            g("gallery-item card"),
+            GALLERY_GROUP_BIT | group_bit(f::CLS_PRODUCT)
+        );
         assert_eq!(g("galleon"), 0);
     }
 }

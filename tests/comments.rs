@@ -115,6 +115,29 @@ fn a_thread_under_an_article_leaves() {
 }
 
 #[test]
+fn a_highlighted_code_comment_is_not_a_thread() {
+    // highlight.js names a code comment `hljs-comment`: the listing's comments stay with its
+    // code. A code block inside a real thread still goes with the thread.
+    let html = format!(
+        "<body><article><h1>Undo a commit</h1><p>{}</p><pre><code class=language-bash>\
+         <span class=hljs-comment># keep the changes staged</span>\n git reset --soft HEAD~1\
+         </code></pre></article><div class=comments><p>Reader asks about</p>\
+         <pre><code>git revert HEAD</code></pre></div></body>",
+        words("a", 120),
+    );
+    let (text, did) = dropped(&html, "");
+    assert!(did);
+    assert!(
+        text.contains("# keep the changes staged") && text.contains("git reset --soft"),
+        "{text}"
+    );
+    assert!(
+        !text.contains("Reader asks") && !text.contains("git revert"),
+        "{text}"
+    );
+}
+
+#[test]
 fn the_boundary_is_100_kept_words_outside() {
     assert_eq!(MIN_ARTICLE_WORDS, 100);
     let (text, did) = dropped(&article_with_thread(99), "");
