@@ -24,21 +24,22 @@ pub use crate::features::{COMMENT_GROUP_BIT, GALLERY_GROUP_BIT, INLINE_CHROME_BI
 /// Kept words outside the regions that make a page an article the regions belong to.
 pub const MIN_ARTICLE_WORDS: u32 = 100;
 
-/// Clears `keep` on the text nodes inside the regions (the nodes whose `groups_in` has one of
-/// `bits`, the class-name groups of a node and its ancestors) when the visible text nodes kept
-/// outside them hold at least [`MIN_ARTICLE_WORDS`] words; returns how many kept visible text
-/// nodes it cleared. `keep` is per node (text nodes are read and cleared, elements left alone).
-/// Names inside `<pre>`, `<code>` and `<xmp>` are a syntax highlighter's (`hljs-comment`), not
-/// regions: code lies in the regions of its nearest ancestor outside code.
+/// Clears `keep` on the text nodes inside the regions of each pass in turn (the nodes whose
+/// `groups_in`, the class-name groups of a node and its ancestors, has one of the pass's bits)
+/// when the visible text nodes kept outside them hold at least [`MIN_ARTICLE_WORDS`] words;
+/// returns how many kept visible text nodes it cleared. `keep` is per node (text nodes are read
+/// and cleared, elements left alone). Names inside `<pre>`, `<code>` and `<xmp>` are a syntax
+/// highlighter's (`hljs-comment`), not regions: code lies in the regions of its nearest
+/// ancestor outside code.
 ///
 /// # Complexity
-/// O(n): one pass for the code's regions, one to count, one to clear.
+/// O(n) for the code's regions, then O(n) per pass: one walk to count, one to clear.
 pub fn drop_regions(
     dom: &Dom,
     visible: &[bool],
     counts: &[Counts],
     groups_in: &[u32],
-    bits: u32,
+    passes: &[u32],
     keep: &mut [bool],
 ) -> usize {
     let n = dom.len();
@@ -53,21 +54,23 @@ pub fn drop_regions(
             groups[i] = groups[p];
         }
     }
-    let region = |i: usize| groups[i] & bits != 0;
     let is_kept_text =
         |keep: &[bool], i: usize| dom.node(i).kind == Kind::Text && visible[i] && keep[i];
-    let outside: u64 = (0..dom.len())
-        .filter(|&i| !region(i) && is_kept_text(keep, i))
-        .map(|i| counts[i].words as u64)
-        .sum();
-    if outside < MIN_ARTICLE_WORDS as u64 {
-        return 0;
-    }
     let mut cleared = 0;
-    for i in 0..dom.len() {
-        if region(i) && dom.node(i).kind == Kind::Text {
-            cleared += is_kept_text(keep, i) as usize;
-            keep[i] = false;
+    for &bits in passes {
+        let region = |i: usize| groups[i] & bits != 0;
+        let outside: u64 = (0..n)
+            .filter(|&i| !region(i) && is_kept_text(keep, i))
+            .map(|i| counts[i].words as u64)
+            .sum();
+        if outside < MIN_ARTICLE_WORDS as u64 {
+            continue;
+        }
+        for i in 0..n {
+            if region(i) && dom.node(i).kind == Kind::Text {
+                cleared += is_kept_text(keep, i) as usize;
+                keep[i] = false;
+            }
         }
     }
     cleared

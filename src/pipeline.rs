@@ -145,14 +145,11 @@ impl Analysis {
         let dom = &self.page.dom;
         let mut mask = self.content_mask();
         let f = &self.features;
-        let drop = |bits, mask: &mut Vec<bool>| {
-            crate::comments::drop_regions(dom, &f.visible, &f.counts, &f.groups_in, bits, mask)
-        };
-        if !self.keep_comments {
-            drop(crate::comments::COMMENT_GROUP_BIT, &mut mask);
-        }
-        drop(crate::comments::INLINE_CHROME_BITS, &mut mask);
-        drop(crate::comments::GALLERY_GROUP_BIT, &mut mask);
+        use crate::comments::{COMMENT_GROUP_BIT, GALLERY_GROUP_BIT, INLINE_CHROME_BITS};
+        let passes = [COMMENT_GROUP_BIT, INLINE_CHROME_BITS, GALLERY_GROUP_BIT];
+        // `keep_comments` skips the first pass, the comment threads'.
+        let passes = &passes[self.keep_comments as usize..];
+        crate::comments::drop_regions(dom, &f.visible, &f.counts, &f.groups_in, passes, &mut mask);
         let (keep, text) = self.render_kept(|i| mask[i]);
         if crate::text::has_words(&text) {
             return (keep, text);

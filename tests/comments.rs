@@ -36,7 +36,14 @@ fn dropped_bits(html: &str, unkept: &str, bits: u32) -> (String, bool) {
             dom.node(i).kind != Kind::Text || unkept.is_empty() || !dom.text(i).contains(unkept)
         })
         .collect();
-    let cleared = drop_regions(dom, &pf.visible, &pf.counts, &pf.groups_in, bits, &mut keep);
+    let cleared = drop_regions(
+        dom,
+        &pf.visible,
+        &pf.counts,
+        &pf.groups_in,
+        &[bits],
+        &mut keep,
+    );
     (render_text(dom, &pf.visible, &keep), cleared > 0)
 }
 
