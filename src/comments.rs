@@ -11,7 +11,8 @@
 //! it for comment regions first, then for inline chrome, then for photo galleries
 //! ([`GALLERY_GROUP_BIT`]): a slide show's captions are prose too, often longer than the
 //! article they illustrate, and they are not its text (Readability's, L3S-GN1's and the chaos
-//! set's gold leave them out).
+//! set's gold leave them out); last for HTML's complementary landmark ([`ASIDE_LANDMARK_BIT`]:
+//! `<aside>`, `role=complementary`), which the page marks as beside its main content.
 //!
 //! A forum thread whose posts all sit in comment regions keeps them, as nothing outside is an
 //! article; one whose opening post is outside them loses its replies (`--keep-comments` keeps
@@ -19,7 +20,9 @@
 
 use crate::dom::{Dom, Kind, Tag};
 use crate::features::Counts;
-pub use crate::features::{COMMENT_GROUP_BIT, GALLERY_GROUP_BIT, INLINE_CHROME_BITS};
+pub use crate::features::{
+    ASIDE_LANDMARK_BIT, COMMENT_GROUP_BIT, GALLERY_GROUP_BIT, INLINE_CHROME_BITS,
+};
 
 /// Kept words outside the regions that make a page an article the regions belong to.
 pub const MIN_ARTICLE_WORDS: u32 = 100;

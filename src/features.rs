@@ -232,7 +232,8 @@ pub struct PageFeatures {
     pub block_content: Vec<bool>,
     /// Per node, the class-name groups of the node and its ancestors as bits (the `in_*`
     /// features; [`group_bit`] of a `cls_*` column, [`COMMENT_GROUP_BIT`],
-    /// [`INLINE_CHROME_BITS`], and the decoding-only [`GALLERY_GROUP_BIT`]).
+    /// [`INLINE_CHROME_BITS`], and the decoding-only [`GALLERY_GROUP_BIT`] and
+    /// [`ASIDE_LANDMARK_BIT`]).
     pub groups_in: Vec<u32>,
     /// Per-node subtree counts.
     pub counts: Vec<Counts>,
@@ -877,6 +878,11 @@ const NAME_GROUPS: usize = CLS_GROUPS + 1;
 /// captions are not the article's text, see [`crate::comments`]).
 pub const GALLERY_GROUP_BIT: u32 = 1 << CLS_GROUPS;
 
+/// The bit of HTML's complementary landmark, an `<aside>` or `role=complementary` element, by
+/// its tag or role alone (decoding only, see [`crate::comments`]; `cls_sidebar` also counts
+/// names such as `sidebar` and `widget`, which hold content on too many pages).
+pub const ASIDE_LANDMARK_BIT: u32 = 1 << (CLS_GROUPS + 1);
+
 /// The groups that `<html>` and `<body>` classes contribute: content, product and forum
 /// name the page's type there, not a region.
 const PAGE_TYPE_GROUPS: u32 = (1 << 9) | (1 << 15) | (1 << 16);
@@ -1009,7 +1015,7 @@ fn class_groups(dom: &Dom) -> (Vec<u32>, Vec<u32>, Vec<bool>) {
             Tag::NAV => bits |= 1 << 0,
             Tag::HEADER => bits |= 1 << 1,
             Tag::FOOTER => bits |= 1 << 2,
-            Tag::ASIDE => bits |= 1 << 3,
+            Tag::ASIDE => bits |= (1 << 3) | ASIDE_LANDMARK_BIT,
             Tag::MAIN | Tag::ARTICLE => bits |= 1 << 9,
             _ => {}
         }
@@ -1030,6 +1036,9 @@ fn class_groups(dom: &Dom) -> (Vec<u32>, Vec<u32>, Vec<bool>) {
                 "role" => {
                     let v = v.trim();
                     main |= v.eq_ignore_ascii_case("main") || v.eq_ignore_ascii_case("article");
+                    if v.eq_ignore_ascii_case("complementary") {
+                        bits |= ASIDE_LANDMARK_BIT;
+                    }
                     bits |= name_groups(match v {
                         "navigation" | "menubar" | "menu" => "nav",
                         "banner" => "header",

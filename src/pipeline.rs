@@ -127,7 +127,7 @@ impl Analysis {
     /// are the last resort, for a page whose text lies outside `<body>`.
     /// Unless [`Analysis::keep_repeats`] is set, a repeated passage is said once
     /// ([`crate::repeats`]); unless [`Analysis::keep_comments`] is, the comment thread under an
-    /// article is left out, and so are the inline chrome and photo galleries around it
+    /// article is left out, and so are the inline chrome, photo galleries and asides around it
     /// ([`crate::comments`]).
     pub fn main_text(&self) -> String {
         self.main_keep().1
@@ -145,8 +145,15 @@ impl Analysis {
         let dom = &self.page.dom;
         let mut mask = self.content_mask();
         let f = &self.features;
-        use crate::comments::{COMMENT_GROUP_BIT, GALLERY_GROUP_BIT, INLINE_CHROME_BITS};
-        let passes = [COMMENT_GROUP_BIT, INLINE_CHROME_BITS, GALLERY_GROUP_BIT];
+        use crate::comments::{
+            ASIDE_LANDMARK_BIT, COMMENT_GROUP_BIT, GALLERY_GROUP_BIT, INLINE_CHROME_BITS,
+        };
+        let passes = [
+            COMMENT_GROUP_BIT,
+            INLINE_CHROME_BITS,
+            GALLERY_GROUP_BIT,
+            ASIDE_LANDMARK_BIT,
+        ];
         // `keep_comments` skips the first pass, the comment threads'.
         let passes = &passes[self.keep_comments as usize..];
         crate::comments::drop_regions(dom, &f.visible, &f.counts, &f.groups_in, passes, &mut mask);

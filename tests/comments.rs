@@ -9,7 +9,8 @@ mod common;
 
 use pagelevel::classify::Model;
 use pagelevel::comments::{
-    drop_regions, COMMENT_GROUP_BIT, GALLERY_GROUP_BIT, INLINE_CHROME_BITS, MIN_ARTICLE_WORDS,
+    drop_regions, ASIDE_LANDMARK_BIT, COMMENT_GROUP_BIT, GALLERY_GROUP_BIT, INLINE_CHROME_BITS,
+    MIN_ARTICLE_WORDS,
 };
 use pagelevel::dom::Kind;
 use pagelevel::extract::render_text;
@@ -358,4 +359,60 @@ fn real_article_loses_its_slide_show_captions() {
         text.contains("Most people go to hotels for the pleasure of sleeping"),
         "{text}"
     );
+}
+
+/// An article of `n` words with a pull quote in an `<aside>`, then a sidebar marked
+/// `role=complementary` and one only named `sidebar`.
+fn article_with_asides(n: usize) -> String {
+    format!(
+        "<body><article><h1>Tide tables</h1><p>{} report</p><aside><p>Fact box: high water \
+         at six</p></aside></article><div role=complementary><p>Live: ferry delayed</p></div>\
+         <div class=sidebar><p>Widget weather sunny</p></div></body>",
+        words("a", n - 3),
+    )
+}
+
+#[test]
+fn asides_leave_an_article_by_tag_or_role_not_by_name() {
+    // Tide tables + 117 words + report + the named sidebar's 3 = 123 kept outside the
+    // landmarks.
+    let (text, did) = dropped_bits(&article_with_asides(120), "", ASIDE_LANDMARK_BIT);
+    assert!(did);
+    assert!(text.contains("a116 report"), "{text}");
+    assert!(
+        !text.contains("Fact box") && !text.contains("ferry delayed"),
+        "{text}"
+    );
+    // A class name alone is the sidebar group, not the landmark: it stays.
+    assert!(text.contains("Widget weather"), "{text}");
+    // 2 + 93 + 1 + 3 = 99 words outside: the asides stay.
+    let (text, did) = dropped_bits(&article_with_asides(96), "", ASIDE_LANDMARK_BIT);
+    assert!(!did && text.contains("ferry delayed"), "{text}");
+    // The pipeline drops them with or without keep_comments.
+    for keep_comments in [false, true] {
+        let text = main_text_all_content(&article_with_asides(150), keep_comments);
+        assert!(
+            text.contains("a146 report") && !text.contains("Fact box"),
+            "{text}"
+        );
+    }
+}
+
+#[test]
+fn real_article_loses_its_live_feed_aside() {
+    // liberation.fr (Readability's `liberation-1`): a live news feed in `<aside id=sidebar
+    // role=complementary>` beside a short AFP story. With every visible text kept, the landmark
+    // pass drops the feed and leaves the story.
+    let Some(data) = common::data_or_skip("real_article_loses_its_live_feed_aside") else {
+        return;
+    };
+    let bytes = common::gunzip(&data.join("readability/html/liberation-1.html.gz"));
+    let html = String::from_utf8_lossy(&bytes);
+    let (text, did) = dropped_bits(&html, "", ASIDE_LANDMARK_BIT);
+    assert!(did);
+    assert!(
+        !text.contains("Un artiste arrêté pour avoir coloré un geyser"),
+        "{text}"
+    );
+    assert!(text.contains("Un troisième Français a été tué"), "{text}");
 }
