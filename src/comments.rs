@@ -11,8 +11,11 @@
 //! it for comment regions first, then for inline chrome, then for photo galleries
 //! ([`GALLERY_GROUP_BIT`]): a slide show's captions are prose too, often longer than the
 //! article they illustrate, and they are not its text (Readability's, L3S-GN1's and the chaos
-//! set's gold leave them out); last for HTML's complementary landmark ([`ASIDE_LANDMARK_BIT`]:
-//! `<aside>`, `role=complementary`), which the page marks as beside its main content.
+//! set's gold leave them out); then for HTML's complementary landmark ([`ASIDE_LANDMARK_BIT`]:
+//! `<aside>`, `role=complementary`), which the page marks as beside its main content; last for
+//! the page's own banner and content-info landmarks ([`PAGE_LANDMARK_BIT`]: a `<header>` or
+//! `<footer>` outside any article, main or section, `role=banner`, `role=contentinfo`), sparing
+//! the one that holds the page's title heading, which is the article's header.
 //!
 //! A forum thread whose posts all sit in comment regions keeps them, as nothing outside is an
 //! article; one whose opening post is outside them loses its replies (`--keep-comments` keeps
@@ -21,7 +24,7 @@
 use crate::dom::{Dom, Kind, Tag};
 use crate::features::Counts;
 pub use crate::features::{
-    ASIDE_LANDMARK_BIT, COMMENT_GROUP_BIT, GALLERY_GROUP_BIT, INLINE_CHROME_BITS,
+    ASIDE_LANDMARK_BIT, COMMENT_GROUP_BIT, GALLERY_GROUP_BIT, INLINE_CHROME_BITS, PAGE_LANDMARK_BIT,
 };
 
 /// Kept words outside the regions that make a page an article the regions belong to.
@@ -30,10 +33,11 @@ pub const MIN_ARTICLE_WORDS: u32 = 100;
 /// Clears `keep` on the text nodes inside the regions of each pass in turn (the nodes whose
 /// `groups_in`, the class-name groups of a node and its ancestors, has one of the pass's bits)
 /// when the visible text nodes kept outside them hold at least [`MIN_ARTICLE_WORDS`] words;
-/// returns how many kept visible text nodes it cleared. `keep` is per node (text nodes are read
-/// and cleared, elements left alone). Names inside `<pre>`, `<code>` and `<xmp>` are a syntax
-/// highlighter's (`hljs-comment`), not regions: code lies in the regions of its nearest
-/// ancestor outside code.
+/// returns how many kept visible text nodes it cleared. A pass is its bits and, optionally, a
+/// node (the page's title heading) whose region it spares: the subtree of the outermost region
+/// element holding that node. `keep` is per node (text nodes are read and cleared, elements left
+/// alone). Names inside `<pre>`, `<code>` and `<xmp>` are a syntax highlighter's
+/// (`hljs-comment`), not regions: code lies in the regions of its nearest ancestor outside code.
 ///
 /// # Complexity
 /// O(n) for the code's regions, then O(n) per pass: one walk to count, one to clear.
@@ -42,7 +46,7 @@ pub fn drop_regions(
     visible: &[bool],
     counts: &[Counts],
     groups_in: &[u32],
-    passes: &[u32],
+    passes: &[(u32, Option<usize>)],
     keep: &mut [bool],
 ) -> usize {
     let n = dom.len();
@@ -60,8 +64,15 @@ pub fn drop_regions(
     let is_kept_text =
         |keep: &[bool], i: usize| dom.node(i).kind == Kind::Text && visible[i] && keep[i];
     let mut cleared = 0;
-    for &bits in passes {
-        let region = |i: usize| groups[i] & bits != 0;
+    for &(bits, spared) in passes {
+        let mut spare = 0..0;
+        if let Some(mut r) = spared.filter(|&h| groups[h] & bits != 0) {
+            while let Some(p) = dom.parent(r).filter(|&p| groups[p] & bits != 0) {
+                r = p;
+            }
+            spare = r..dom.node(r).end as usize;
+        }
+        let region = |i: usize| groups[i] & bits != 0 && !spare.contains(&i);
         let outside: u64 = (0..n)
             .filter(|&i| !region(i) && is_kept_text(keep, i))
             .map(|i| counts[i].words as u64)

@@ -232,8 +232,8 @@ pub struct PageFeatures {
     pub block_content: Vec<bool>,
     /// Per node, the class-name groups of the node and its ancestors as bits (the `in_*`
     /// features; [`group_bit`] of a `cls_*` column, [`COMMENT_GROUP_BIT`],
-    /// [`INLINE_CHROME_BITS`], and the decoding-only [`GALLERY_GROUP_BIT`] and
-    /// [`ASIDE_LANDMARK_BIT`]).
+    /// [`INLINE_CHROME_BITS`], and the decoding-only [`GALLERY_GROUP_BIT`],
+    /// [`ASIDE_LANDMARK_BIT`] and [`PAGE_LANDMARK_BIT`]).
     pub groups_in: Vec<u32>,
     /// Per-node subtree counts.
     pub counts: Vec<Counts>,
@@ -883,6 +883,16 @@ pub const GALLERY_GROUP_BIT: u32 = 1 << CLS_GROUPS;
 /// names such as `sidebar` and `widget`, which hold content on too many pages).
 pub const ASIDE_LANDMARK_BIT: u32 = 1 << (CLS_GROUPS + 1);
 
+/// The bit of the page's own banner and content-info landmarks: a `<header>` or `<footer>`
+/// outside every `<article>`, `<main>` and `<section>` (inside one it is that section's, as in
+/// HTML's landmark mapping), or a `role=banner` or `role=contentinfo` element (decoding only, see
+/// [`crate::comments`]).
+pub const PAGE_LANDMARK_BIT: u32 = 1 << (CLS_GROUPS + 2);
+
+/// Marks `<article>`, `<main>` and `<section>` and, inherited, their subtrees (for
+/// [`PAGE_LANDMARK_BIT`]); no region.
+const SECTIONING_BIT: u32 = 1 << (CLS_GROUPS + 3);
+
 /// The groups that `<html>` and `<body>` classes contribute: content, product and forum
 /// name the page's type there, not a region.
 const PAGE_TYPE_GROUPS: u32 = (1 << 9) | (1 << 15) | (1 << 16);
@@ -1011,12 +1021,22 @@ fn class_groups(dom: &Dom) -> (Vec<u32>, Vec<u32>, Vec<bool>) {
         }
         let mut bits = 0u32;
         let mut main = matches!(node.tag, Tag::MAIN | Tag::ARTICLE);
+        let page_level = inherited[p] & SECTIONING_BIT == 0;
         match node.tag {
             Tag::NAV => bits |= 1 << 0,
-            Tag::HEADER => bits |= 1 << 1,
-            Tag::FOOTER => bits |= 1 << 2,
+            Tag::HEADER | Tag::FOOTER => {
+                bits |= if node.tag == Tag::HEADER {
+                    1 << 1
+                } else {
+                    1 << 2
+                };
+                if page_level {
+                    bits |= PAGE_LANDMARK_BIT;
+                }
+            }
             Tag::ASIDE => bits |= (1 << 3) | ASIDE_LANDMARK_BIT,
-            Tag::MAIN | Tag::ARTICLE => bits |= 1 << 9,
+            Tag::MAIN | Tag::ARTICLE => bits |= (1 << 9) | SECTIONING_BIT,
+            Tag::SECTION => bits |= SECTIONING_BIT,
             _ => {}
         }
         // Themes list page-wide settings on <html> and <body> (has-sidebar, header-fixed,
@@ -1038,6 +1058,9 @@ fn class_groups(dom: &Dom) -> (Vec<u32>, Vec<u32>, Vec<bool>) {
                     main |= v.eq_ignore_ascii_case("main") || v.eq_ignore_ascii_case("article");
                     if v.eq_ignore_ascii_case("complementary") {
                         bits |= ASIDE_LANDMARK_BIT;
+                    }
+                    if v.eq_ignore_ascii_case("banner") || v.eq_ignore_ascii_case("contentinfo") {
+                        bits |= PAGE_LANDMARK_BIT;
                     }
                     bits |= name_groups(match v {
                         "navigation" | "menubar" | "menu" => "nav",

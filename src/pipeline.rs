@@ -127,8 +127,8 @@ impl Analysis {
     /// are the last resort, for a page whose text lies outside `<body>`.
     /// Unless [`Analysis::keep_repeats`] is set, a repeated passage is said once
     /// ([`crate::repeats`]); unless [`Analysis::keep_comments`] is, the comment thread under an
-    /// article is left out, and so are the inline chrome, photo galleries and asides around it
-    /// ([`crate::comments`]).
+    /// article is left out, and so are the inline chrome, photo galleries, asides and the page's
+    /// own header and footer around it ([`crate::comments`]).
     pub fn main_text(&self) -> String {
         self.main_keep().1
     }
@@ -147,12 +147,15 @@ impl Analysis {
         let f = &self.features;
         use crate::comments::{
             ASIDE_LANDMARK_BIT, COMMENT_GROUP_BIT, GALLERY_GROUP_BIT, INLINE_CHROME_BITS,
+            PAGE_LANDMARK_BIT,
         };
         let passes = [
-            COMMENT_GROUP_BIT,
-            INLINE_CHROME_BITS,
-            GALLERY_GROUP_BIT,
-            ASIDE_LANDMARK_BIT,
+            (COMMENT_GROUP_BIT, None),
+            (INLINE_CHROME_BITS, None),
+            (GALLERY_GROUP_BIT, None),
+            (ASIDE_LANDMARK_BIT, None),
+            // A page-level header that holds the title heading is the article's own.
+            (PAGE_LANDMARK_BIT, f.title_heading),
         ];
         // `keep_comments` skips the first pass, the comment threads'.
         let passes = &passes[self.keep_comments as usize..];

@@ -10,7 +10,7 @@ mod common;
 use pagelevel::classify::Model;
 use pagelevel::comments::{
     drop_regions, ASIDE_LANDMARK_BIT, COMMENT_GROUP_BIT, GALLERY_GROUP_BIT, INLINE_CHROME_BITS,
-    MIN_ARTICLE_WORDS,
+    MIN_ARTICLE_WORDS, PAGE_LANDMARK_BIT,
 };
 use pagelevel::dom::Kind;
 use pagelevel::extract::render_text;
@@ -42,7 +42,7 @@ fn dropped_bits(html: &str, unkept: &str, bits: u32) -> (String, bool) {
         &pf.visible,
         &pf.counts,
         &pf.groups_in,
-        &[bits],
+        &[(bits, None)],
         &mut keep,
     );
     (render_text(dom, &pf.visible, &keep), cleared > 0)
@@ -415,4 +415,47 @@ fn real_article_loses_its_live_feed_aside() {
         "{text}"
     );
     assert!(text.contains("Un troisième Français a été tué"), "{text}");
+}
+
+/// A page with a site banner, a page-level header holding the headline, an article of `n` words
+/// with its own footer, the page's footer and a `role=contentinfo` block.
+fn page_with_landmarks(n: usize) -> String {
+    format!(
+        "<html><head><title>Harbour reopens after storm</title></head><body>\
+         <header><p>Site banner text</p></header>\
+         <header class=story-head><h1>Harbour reopens after storm</h1><p>By a reporter</p></header>\
+         <article><p>{} report</p><footer><p>Filed under harbour</p></footer></article>\
+         <footer><p>Copyright owner</p></footer><div role=contentinfo><p>Contact desk</p></div>\
+         </body></html>",
+        words("a", n - 1),
+    )
+}
+
+#[test]
+fn the_page_header_and_footer_leave_an_article_but_its_headline_stays() {
+    // Without a spared node every page-level landmark goes, the headline's header too; the
+    // article's own footer (inside <article>) stays.
+    let (text, did) = dropped_bits(&page_with_landmarks(150), "", PAGE_LANDMARK_BIT);
+    assert!(did);
+    assert!(
+        text.contains("a148 report") && text.contains("Filed under harbour"),
+        "{text}"
+    );
+    for chrome in [
+        "Site banner",
+        "Harbour reopens",
+        "Copyright owner",
+        "Contact desk",
+    ] {
+        assert!(!text.contains(chrome), "{chrome}: {text}");
+    }
+    // The pipeline spares the header holding the title heading (the h1 sharing <title>'s words).
+    for keep_comments in [false, true] {
+        let text = main_text_all_content(&page_with_landmarks(150), keep_comments);
+        assert!(text.contains("Harbour reopens after storm") && text.contains("By a reporter"));
+        assert!(text.contains("a148 report") && text.contains("Filed under harbour"));
+        for chrome in ["Site banner", "Copyright owner", "Contact desk"] {
+            assert!(!text.contains(chrome), "{chrome}: {text}");
+        }
+    }
 }
