@@ -40,7 +40,8 @@ pub const MIN_ARTICLE_WORDS: u32 = 100;
 /// (`hljs-comment`), not regions: code lies in the regions of its nearest ancestor outside code.
 ///
 /// # Complexity
-/// O(n) for the code's regions, then O(n) per pass: one walk to count, one to clear.
+/// O(n) for the code's regions, then O(n) per pass of a group the page has: one walk to count,
+/// one to clear.
 pub fn drop_regions(
     dom: &Dom,
     visible: &[bool],
@@ -52,6 +53,8 @@ pub fn drop_regions(
     let n = dom.len();
     let mut in_code = vec![false; n];
     let mut groups = groups_in.to_vec();
+    // The groups found on the page: a pass for a group the page lacks costs nothing.
+    let mut present = 0u32;
     for i in 1..n {
         let node = dom.node(i);
         let p = node.parent as usize;
@@ -60,11 +63,15 @@ pub fn drop_regions(
         if in_code[i] {
             groups[i] = groups[p];
         }
+        present |= groups[i];
     }
     let is_kept_text =
         |keep: &[bool], i: usize| dom.node(i).kind == Kind::Text && visible[i] && keep[i];
     let mut cleared = 0;
     for &(bits, spared) in passes {
+        if present & bits == 0 {
+            continue;
+        }
         let mut spare = 0..0;
         if let Some(mut r) = spared.filter(|&h| groups[h] & bits != 0) {
             while let Some(p) = dom.parent(r).filter(|&p| groups[p] & bits != 0) {
