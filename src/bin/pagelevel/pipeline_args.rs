@@ -282,8 +282,8 @@ pub struct PipelineArgs {
     pub keep_repeats: bool,
     /// Keep comment threads under an article in the main text (by default, when the page keeps
     /// 100 words or more outside comment regions, the text inside them is dropped; share bars,
-    /// skip links, search or account controls, photo galleries and asides are dropped either
-    /// way).
+    /// skip links, search or account controls, photo galleries, asides and the page's own
+    /// header and footer are dropped either way).
     #[arg(long)]
     pub keep_comments: bool,
     /// A model JSON file instead of the embedded one.
