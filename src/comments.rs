@@ -21,7 +21,7 @@
 //! article; one whose opening post is outside them loses its replies (`--keep-comments` keeps
 //! them).
 
-use crate::dom::{Dom, Kind, Tag};
+use crate::dom::{Dom, Kind};
 use crate::features::Counts;
 pub use crate::features::{
     ASIDE_LANDMARK_BIT, COMMENT_GROUP_BIT, GALLERY_GROUP_BIT, INLINE_CHROME_BITS, PAGE_LANDMARK_BIT,
@@ -58,8 +58,7 @@ pub fn drop_regions(
     for i in 1..n {
         let node = dom.node(i);
         let p = node.parent as usize;
-        in_code[i] = in_code[p]
-            || node.kind == Kind::Element && matches!(node.tag, Tag::PRE | Tag::CODE | Tag::XMP);
+        in_code[i] = in_code[p] || node.kind == Kind::Element && node.tag.is_code();
         if in_code[i] {
             groups[i] = groups[p];
         }

@@ -233,7 +233,7 @@ pub struct PageFeatures {
     /// Per node, the class-name groups of the node and its ancestors as bits (the `in_*`
     /// features; [`group_bit`] of a `cls_*` column, [`COMMENT_GROUP_BIT`],
     /// [`INLINE_CHROME_BITS`], and the decoding-only [`GALLERY_GROUP_BIT`],
-    /// [`ASIDE_LANDMARK_BIT`] and [`PAGE_LANDMARK_BIT`]).
+    /// [`ASIDE_LANDMARK_BIT`], [`PAGE_LANDMARK_BIT`] and [`NAV_LANDMARK_BIT`]).
     pub groups_in: Vec<u32>,
     /// Per-node subtree counts.
     pub counts: Vec<Counts>,
@@ -889,17 +889,22 @@ pub const ASIDE_LANDMARK_BIT: u32 = 1 << (CLS_GROUPS + 1);
 /// [`crate::comments`]).
 pub const PAGE_LANDMARK_BIT: u32 = 1 << (CLS_GROUPS + 2);
 
+/// The bit of HTML's navigation landmark by tag or role alone: `<nav>`, `role=navigation`,
+/// `role=menu`, `role=menubar` (decoding only: the page's chrome of the all-template fallback,
+/// with the other two landmark bits).
+pub const NAV_LANDMARK_BIT: u32 = 1 << (CLS_GROUPS + 3);
+
 /// Marks `<article>`, `<main>` and `<section>` and, inherited, their subtrees (for
 /// [`PAGE_LANDMARK_BIT`]); no region.
-const SECTIONING_BIT: u32 = 1 << (CLS_GROUPS + 3);
+const SECTIONING_BIT: u32 = 1 << (CLS_GROUPS + 4);
 
 /// The groups that `<html>` and `<body>` classes contribute: content, product and forum
 /// name the page's type there, not a region.
 const PAGE_TYPE_GROUPS: u32 = (1 << 9) | (1 << 15) | (1 << 16);
 
-/// Name prefixes per group, in `cls_*` column order, then the decoding-only groups. A token of an id or class matches a
-/// prefix when it starts with it; prefixes of up to three letters must match a whole token
-/// (or the token plus `s`), so `ad` matches `ad`/`ads` but not `address`.
+/// Name prefixes per group, in `cls_*` column order, then the decoding-only groups. A token of
+/// an id or class matches a prefix when it starts with it; prefixes of up to three letters must
+/// match a whole token (or the token plus `s`), so `ad` matches `ad`/`ads` but not `address`.
 const GROUP_PREFIXES: [&[&str]; NAME_GROUPS] = [
     &["nav", "menu", "breadcrumb", "toolbar", "topnav", "subnav"],
     &["header", "masthead", "banner", "topbar", "branding"],
@@ -1021,19 +1026,15 @@ fn class_groups(dom: &Dom) -> (Vec<u32>, Vec<u32>, Vec<bool>) {
         }
         let mut bits = 0u32;
         let mut main = matches!(node.tag, Tag::MAIN | Tag::ARTICLE);
-        let page_level = inherited[p] & SECTIONING_BIT == 0;
+        // A header or footer inside an article, main or section is that section's own.
+        let page_landmark = match inherited[p] & SECTIONING_BIT {
+            0 => PAGE_LANDMARK_BIT,
+            _ => 0,
+        };
         match node.tag {
-            Tag::NAV => bits |= 1 << 0,
-            Tag::HEADER | Tag::FOOTER => {
-                bits |= if node.tag == Tag::HEADER {
-                    1 << 1
-                } else {
-                    1 << 2
-                };
-                if page_level {
-                    bits |= PAGE_LANDMARK_BIT;
-                }
-            }
+            Tag::NAV => bits |= (1 << 0) | NAV_LANDMARK_BIT,
+            Tag::HEADER => bits |= (1 << 1) | page_landmark,
+            Tag::FOOTER => bits |= (1 << 2) | page_landmark,
             Tag::ASIDE => bits |= (1 << 3) | ASIDE_LANDMARK_BIT,
             Tag::MAIN | Tag::ARTICLE => bits |= (1 << 9) | SECTIONING_BIT,
             Tag::SECTION => bits |= SECTIONING_BIT,
@@ -1056,12 +1057,7 @@ fn class_groups(dom: &Dom) -> (Vec<u32>, Vec<u32>, Vec<bool>) {
                 "role" => {
                     let v = v.trim();
                     main |= v.eq_ignore_ascii_case("main") || v.eq_ignore_ascii_case("article");
-                    if v.eq_ignore_ascii_case("complementary") {
-                        bits |= ASIDE_LANDMARK_BIT;
-                    }
-                    if v.eq_ignore_ascii_case("banner") || v.eq_ignore_ascii_case("contentinfo") {
-                        bits |= PAGE_LANDMARK_BIT;
-                    }
+                    bits |= landmark_role_bits(v);
                     bits |= name_groups(match v {
                         "navigation" | "menubar" | "menu" => "nav",
                         "banner" => "header",
@@ -1081,6 +1077,22 @@ fn class_groups(dom: &Dom) -> (Vec<u32>, Vec<u32>, Vec<bool>) {
         in_main[i] = in_main[p] || main;
     }
     (own, inherited, in_main)
+}
+
+/// The decoding-only landmark bit of a (trimmed) `role` value, any case.
+fn landmark_role_bits(role: &str) -> u32 {
+    const ROLES: [(&str, u32); 6] = [
+        ("navigation", NAV_LANDMARK_BIT),
+        ("menu", NAV_LANDMARK_BIT),
+        ("menubar", NAV_LANDMARK_BIT),
+        ("complementary", ASIDE_LANDMARK_BIT),
+        ("banner", PAGE_LANDMARK_BIT),
+        ("contentinfo", PAGE_LANDMARK_BIT),
+    ];
+    ROLES
+        .iter()
+        .find(|(r, _)| role.eq_ignore_ascii_case(r))
+        .map_or(0, |&(_, bit)| bit)
 }
 
 /// The group bits of an id or class value: split into lowercase alphanumeric tokens

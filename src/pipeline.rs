@@ -1,6 +1,10 @@
 //! The whole PageLevel pipeline for one page: features → classifier → smoothing → text.
 
 use crate::classify::Model;
+use crate::comments::{
+    drop_regions, ASIDE_LANDMARK_BIT, COMMENT_GROUP_BIT, GALLERY_GROUP_BIT, INLINE_CHROME_BITS,
+    PAGE_LANDMARK_BIT,
+};
 use crate::config::Deadline;
 use crate::extract::render_text;
 use crate::features::{self, FeatureOptions, PageFeatures};
@@ -145,10 +149,6 @@ impl Analysis {
         let dom = &self.page.dom;
         let mut mask = self.content_mask();
         let f = &self.features;
-        use crate::comments::{
-            ASIDE_LANDMARK_BIT, COMMENT_GROUP_BIT, GALLERY_GROUP_BIT, INLINE_CHROME_BITS,
-            PAGE_LANDMARK_BIT,
-        };
         let passes = [
             (COMMENT_GROUP_BIT, None),
             (INLINE_CHROME_BITS, None),
@@ -159,7 +159,7 @@ impl Analysis {
         ];
         // `keep_comments` skips the first pass, the comment threads'.
         let passes = &passes[self.keep_comments as usize..];
-        crate::comments::drop_regions(dom, &f.visible, &f.counts, &f.groups_in, passes, &mut mask);
+        drop_regions(dom, &f.visible, &f.counts, &f.groups_in, passes, &mut mask);
         let (keep, text) = self.render_kept(|i| mask[i]);
         if crate::text::has_words(&text) {
             return (keep, text);
@@ -177,7 +177,7 @@ impl Analysis {
             .fold(f32::INFINITY, f32::min);
         if lowest.is_finite() {
             // Chrome is never the main content: a page of only chrome has none (JS shells).
-            let chrome = page_chrome(dom);
+            let chrome = page_chrome(dom, &self.features.groups_in);
             return self.render_kept(|i| y[i] <= lowest && !chrome[i]);
         }
         let blocks = &self.features.blocks;
@@ -202,42 +202,23 @@ impl Analysis {
     }
 }
 
-/// Per node, whether it lies in the page's chrome: inside a link, a `nav` or `aside`, a
-/// `header` or `footer` that belongs to the page rather than to an `article`, `main` or
-/// `section` (as in HTML's landmark mapping), or an element with a navigation, banner,
-/// contentinfo, complementary or menu role. One top-down pass, O(n).
-fn page_chrome(dom: &crate::dom::Dom) -> Vec<bool> {
-    use crate::dom::{Kind, Tag};
-    const ROLES: [&str; 6] = [
-        "navigation",
-        "banner",
-        "contentinfo",
-        "complementary",
-        "menu",
-        "menubar",
-    ];
+/// Per node, whether it lies in the page's chrome: inside a link, or inside a navigation,
+/// complementary, or the page's own banner or content-info landmark (`nav`, `aside`, a `header`
+/// or `footer` outside every `article`, `main` and `section`, or the matching roles: the
+/// landmark bits of `groups_in`, the class groups of a node and its ancestors). One top-down
+/// pass, O(n).
+fn page_chrome(dom: &crate::dom::Dom, groups_in: &[u32]) -> Vec<bool> {
+    use crate::features::{ASIDE_LANDMARK_BIT, NAV_LANDMARK_BIT, PAGE_LANDMARK_BIT};
+    const LANDMARKS: u32 = NAV_LANDMARK_BIT | ASIDE_LANDMARK_BIT | PAGE_LANDMARK_BIT;
     let n = dom.len();
     let mut chrome = vec![false; n];
-    // Inside an article, main or section: a header or footer there is that section's own.
-    let mut sectioned = vec![false; n];
     for i in 1..n {
         let node = dom.node(i);
-        let p = node.parent as usize;
-        sectioned[i] = sectioned[p];
-        chrome[i] = chrome[p];
-        if node.kind != Kind::Element || chrome[i] {
-            continue;
-        }
-        sectioned[i] |= matches!(node.tag, Tag::ARTICLE | Tag::MAIN | Tag::SECTION);
-        chrome[i] = match node.tag {
-            Tag::NAV | Tag::ASIDE => true,
-            Tag::HEADER | Tag::FOOTER => !sectioned[p],
-            Tag::A => dom.attr(i, "href").is_some(),
-            _ => false,
-        } || dom.attr(i, "role").is_some_and(|r| {
-            let r = r.trim();
-            ROLES.iter().any(|k| r.eq_ignore_ascii_case(k))
-        });
+        chrome[i] = chrome[node.parent as usize]
+            || groups_in[i] & LANDMARKS != 0
+            || node.kind == crate::dom::Kind::Element
+                && node.tag == crate::dom::Tag::A
+                && dom.attr(i, "href").is_some();
     }
     chrome
 }

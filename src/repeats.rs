@@ -204,7 +204,7 @@ pub fn drop_repeats(dom: &Dom, visible: &[bool], blocks: &Blocks, keep: &mut [bo
             }
             Kind::Element => {
                 let s = sum[i];
-                let code = matches!(node.tag, Tag::PRE | Tag::CODE | Tag::XMP | Tag::TEXTAREA);
+                let code = node.tag.is_code() || node.tag == Tag::TEXTAREA;
                 Summary {
                     pre: s.pre || (code && s.words > 0),
                     ..s

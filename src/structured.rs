@@ -278,14 +278,11 @@ pub fn tree_filter(
 /// # Complexity
 /// O(size of `main`'s subtree): one preorder walk that skips each code block's subtree.
 pub fn keep_code(dom: &Dom, visible: &[bool], y: &[f32], main: usize, template: &mut [bool]) {
-    use crate::dom::Tag;
     let end = dom.node(main).end as usize;
     let mut i = main;
     while i < end {
         let node = dom.node(i);
-        let code = node.kind == Kind::Element
-            && visible[i]
-            && matches!(node.tag, Tag::PRE | Tag::CODE | Tag::XMP);
+        let code = node.kind == Kind::Element && visible[i] && node.tag.is_code();
         if !code {
             i += 1;
             continue;

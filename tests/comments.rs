@@ -18,6 +18,13 @@ use pagelevel::features::{self, FeatureOptions};
 use pagelevel::pipeline::{analyze, Options};
 use pagelevel::{Limits, Page};
 
+/// Asserts that `text` holds none of `phrases`.
+fn assert_lacks(text: &str, phrases: &[&str]) {
+    for p in phrases {
+        assert!(!text.contains(p), "{p}: {text}");
+    }
+}
+
 /// `n` distinct words `w0 w1 …`.
 fn words(prefix: &str, n: usize) -> String {
     (0..n)
@@ -83,14 +90,15 @@ fn inline_chrome_leaves_an_article() {
         text.contains("Mill reopens") && text.contains("a117 report"),
         "{text}"
     );
-    for chrome in [
-        "Search the archive",
-        "Share on Facebook",
-        "Post it",
-        "Jump to comments",
-    ] {
-        assert!(!text.contains(chrome), "{chrome}: {text}");
-    }
+    assert_lacks(
+        &text,
+        &[
+            "Search the archive",
+            "Share on Facebook",
+            "Post it",
+            "Jump to comments",
+        ],
+    );
     // A short page keeps it: 99 words outside.
     let (text, did) = dropped_in(&article_with_chrome(99), "", true);
     assert!(!did);
@@ -302,14 +310,15 @@ fn a_gallery_in_an_article_leaves_it() {
         text.contains("Harbour opens") && text.contains("a116 report"),
         "{text}"
     );
-    for caption in [
-        "Crowds arrive",
-        "Thousands walked",
-        "ferry",
-        "Lights came on",
-    ] {
-        assert!(!text.contains(caption), "{caption}: {text}");
-    }
+    assert_lacks(
+        &text,
+        &[
+            "Crowds arrive",
+            "Thousands walked",
+            "ferry",
+            "Lights came on",
+        ],
+    );
     // 99 words outside: the gallery may be the page's content, it stays.
     let (text, did) = dropped_bits(&article_with_gallery(99, ""), "", GALLERY_GROUP_BIT);
     assert!(!did && text.contains("Lights came on"), "{text}");
@@ -441,21 +450,20 @@ fn the_page_header_and_footer_leave_an_article_but_its_headline_stays() {
         text.contains("a148 report") && text.contains("Filed under harbour"),
         "{text}"
     );
-    for chrome in [
-        "Site banner",
-        "Harbour reopens",
-        "Copyright owner",
-        "Contact desk",
-    ] {
-        assert!(!text.contains(chrome), "{chrome}: {text}");
-    }
+    assert_lacks(
+        &text,
+        &[
+            "Site banner",
+            "Harbour reopens",
+            "Copyright owner",
+            "Contact desk",
+        ],
+    );
     // The pipeline spares the header holding the title heading (the h1 sharing <title>'s words).
     for keep_comments in [false, true] {
         let text = main_text_all_content(&page_with_landmarks(150), keep_comments);
         assert!(text.contains("Harbour reopens after storm") && text.contains("By a reporter"));
         assert!(text.contains("a148 report") && text.contains("Filed under harbour"));
-        for chrome in ["Site banner", "Copyright owner", "Contact desk"] {
-            assert!(!text.contains(chrome), "{chrome}: {text}");
-        }
+        assert_lacks(&text, &["Site banner", "Copyright owner", "Contact desk"]);
     }
 }

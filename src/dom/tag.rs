@@ -147,6 +147,11 @@ impl Tag {
         )
     }
 
+    /// Code blocks and inline code: `<pre>`, `<code>`, `<xmp>`.
+    pub fn is_code(self) -> bool {
+        matches!(self, Tag::PRE | Tag::CODE | Tag::XMP)
+    }
+
     /// Heading elements h1–h6.
     pub fn is_heading(self) -> bool {
         matches!(
