@@ -18,17 +18,28 @@
 //! the one that holds the page's title heading, which is the article's header.
 //!
 //! A forum thread whose posts all sit in comment regions keeps them, as nothing outside is an
-//! article; one whose opening post is outside them loses its replies (`--keep-comments` keeps
-//! them).
+//! article. One whose opening post is outside them keeps its replies when they are marked up as
+//! the opening post is ([`keep_replies`]): at least [`MIN_REPLY_TWINS`] elements in comment
+//! regions share the tag and class, over three levels, of an element of the main content, so the
+//! regions hold posts like the one the page is about, not comments under an article (a blog's
+//! comments and its article are marked up apart). `--keep-comments` keeps every thread.
 
 use crate::dom::{Dom, Kind};
 use crate::features::Counts;
 pub use crate::features::{
     ASIDE_LANDMARK_BIT, COMMENT_GROUP_BIT, GALLERY_GROUP_BIT, INLINE_CHROME_BITS, PAGE_LANDMARK_BIT,
 };
+use rustc_hash::{FxHashSet, FxHasher};
+use std::hash::{Hash, Hasher};
 
 /// Kept words outside the regions that make a page an article the regions belong to.
 pub const MIN_ARTICLE_WORDS: u32 = 100;
+
+/// Twins of the main content in comment regions that make the regions a forum thread's replies.
+pub const MIN_REPLY_TWINS: usize = 2;
+
+/// Kept words of a main-content element whose markup a reply may share (a post, not a label).
+pub const MIN_POST_WORDS: u32 = 20;
 
 /// Clears `keep` on the text nodes inside the regions of each pass in turn (the nodes whose
 /// `groups_in`, the class-name groups of a node and its ancestors, has one of the pass's bits)
@@ -94,4 +105,106 @@ pub fn drop_regions(
         }
     }
     cleared
+}
+
+/// Per element, a hash of its markup: the tag and trimmed `class` of the element, its parent and
+/// its grandparent (0 for other nodes, and for elements with no class, which name nothing).
+/// O(n): one top-down pass over one hash per element.
+fn markup_keys(dom: &Dom) -> Vec<u64> {
+    let n = dom.len();
+    let mut own = vec![0u64; n];
+    let mut key = vec![0u64; n];
+    for i in 0..n {
+        let node = dom.node(i);
+        if node.kind != Kind::Element {
+            continue;
+        }
+        let class = dom.attr(i, "class").unwrap_or("").trim();
+        let mut h = FxHasher::default();
+        (node.tag.0, class).hash(&mut h);
+        own[i] = h.finish() | 1;
+        if class.is_empty() {
+            continue;
+        }
+        let p = dom.parent(i);
+        let g = p.and_then(|p| dom.parent(p));
+        let mut h = FxHasher::default();
+        (own[i], p.map_or(0, |p| own[p]), g.map_or(0, |g| own[g])).hash(&mut h);
+        key[i] = h.finish() | 1;
+    }
+    key
+}
+
+/// Forum replies marked up as the opening post: un-drops them and says whether the page is such
+/// a thread (the caller then skips the comment pass). The opening post's elements are those
+/// inside `main` (the tree filter's main node, not itself), visible, outside comment regions,
+/// with a class and at least [`MIN_POST_WORDS`] kept words; their twins are the visible elements
+/// with none, not holding `main`, whose [`markup_keys`] equal one of theirs. When at least
+/// [`MIN_REPLY_TWINS`] twins lie in comment regions, the scored text (`scored`) of every twin
+/// is kept. `keep` as in [`drop_regions`].
+///
+/// # Complexity
+/// O(n): markup keys, kept words summed bottom-up, one walk for twins that skips their subtrees.
+pub fn keep_replies(
+    dom: &Dom,
+    visible: &[bool],
+    counts: &[Counts],
+    groups_in: &[u32],
+    scored: impl Fn(usize) -> bool,
+    main: usize,
+    keep: &mut [bool],
+) -> bool {
+    if !groups_in.iter().any(|&g| g & COMMENT_GROUP_BIT != 0) {
+        return false;
+    }
+    let n = dom.len();
+    let key = markup_keys(dom);
+    let mut words = vec![0u32; n];
+    for i in (1..n).rev() {
+        if dom.node(i).kind == Kind::Text && visible[i] && keep[i] {
+            words[i] += counts[i].words;
+        }
+        if let Some(p) = dom.parent(i) {
+            words[p] += words[i];
+        }
+    }
+    let end = dom.node(main).end as usize;
+    let posts: FxHashSet<u64> = (main + 1..end)
+        .filter(|&d| {
+            key[d] != 0
+                && visible[d]
+                && words[d] >= MIN_POST_WORDS
+                && groups_in[d] & COMMENT_GROUP_BIT == 0
+        })
+        .map(|d| key[d])
+        .collect();
+    if posts.is_empty() {
+        return false;
+    }
+    let mut twins = Vec::new();
+    let mut i = 0;
+    while i < n {
+        let holds_main = i <= main && main < dom.node(i).end as usize;
+        if key[i] != 0 && visible[i] && words[i] == 0 && !holds_main && posts.contains(&key[i]) {
+            twins.push(i);
+            i = dom.node(i).end as usize;
+        } else {
+            i += 1;
+        }
+    }
+    let replies = twins
+        .iter()
+        .filter(|&&t| groups_in[t] & COMMENT_GROUP_BIT != 0)
+        .count();
+    if replies < MIN_REPLY_TWINS {
+        return false;
+    }
+    for &t in &twins {
+        for j in t..dom.node(t).end as usize {
+            if dom.node(j).kind == Kind::Text && visible[j] && scored(j) {
+                keep[j] = true;
+            }
+        }
+    }
+    true
 }

@@ -2,8 +2,8 @@
 
 use crate::classify::Model;
 use crate::comments::{
-    drop_regions, ASIDE_LANDMARK_BIT, COMMENT_GROUP_BIT, GALLERY_GROUP_BIT, INLINE_CHROME_BITS,
-    PAGE_LANDMARK_BIT,
+    drop_regions, keep_replies, ASIDE_LANDMARK_BIT, COMMENT_GROUP_BIT, GALLERY_GROUP_BIT,
+    INLINE_CHROME_BITS, PAGE_LANDMARK_BIT,
 };
 use crate::config::Deadline;
 use crate::extract::render_text;
@@ -157,8 +157,23 @@ impl Analysis {
             // A page-level header that holds the title heading is the article's own.
             (PAGE_LANDMARK_BIT, f.title_heading),
         ];
-        // `keep_comments` skips the first pass, the comment threads'.
-        let passes = &passes[self.keep_comments as usize..];
+        // A forum thread's replies are content: then, as with `keep_comments`, the comment
+        // threads' pass (the first) is skipped.
+        let y = &self.segmentation.y;
+        let thread = !self.keep_comments
+            && self.segmentation.main.is_some_and(|main| {
+                let scored = |i: usize| !y[i].is_nan();
+                keep_replies(
+                    dom,
+                    &f.visible,
+                    &f.counts,
+                    &f.groups_in,
+                    scored,
+                    main,
+                    &mut mask,
+                )
+            });
+        let passes = &passes[(self.keep_comments || thread) as usize..];
         drop_regions(dom, &f.visible, &f.counts, &f.groups_in, passes, &mut mask);
         let (keep, text) = self.render_kept(|i| mask[i]);
         if crate::text::has_words(&text) {

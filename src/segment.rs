@@ -194,6 +194,8 @@ pub struct Segmentation {
     pub scored: Vec<bool>,
     /// The threshold applied to y: [`SegmentOptions::threshold`], or the learned one.
     pub threshold: f32,
+    /// The tree filter's main node ([`crate::structured::tree_filter`]), when it ran and found one.
+    pub main: Option<usize>,
 }
 
 /// The smoothing tree: its root (`<body>`, else the first element) and, per node, whether it
@@ -365,9 +367,10 @@ pub fn segment(dom: &Dom, pf: &PageFeatures, model: &Model, opts: &SegmentOption
             &mut template,
         );
     }
+    let mut main = None;
     if opts.variant.filters_tree() {
         let anchor = title_anchor(dom, pf, &y, &template);
-        let main = tree_filter(
+        main = tree_filter(
             dom,
             &pf.blocks,
             &y,
@@ -393,6 +396,7 @@ pub fn segment(dom: &Dom, pf: &PageFeatures, model: &Model, opts: &SegmentOption
         segment_of,
         scored,
         threshold,
+        main,
     }
 }
 

@@ -3,14 +3,14 @@
 //! leaves the main text and where it stays (a forum thread, a short article, text that is not
 //! kept, names that only look like comments, a gallery named on `<body>`), the boundary of 100
 //! words, a 1,000,000-deep page, real pages, and the pipeline's default against
-//! `keep_comments`.
+//! `keep_comments`; and forum replies marked up as the opening post, which stay.
 
 mod common;
 
 use pagelevel::classify::Model;
 use pagelevel::comments::{
-    drop_regions, ASIDE_LANDMARK_BIT, COMMENT_GROUP_BIT, GALLERY_GROUP_BIT, INLINE_CHROME_BITS,
-    MIN_ARTICLE_WORDS, PAGE_LANDMARK_BIT,
+    drop_regions, keep_replies, ASIDE_LANDMARK_BIT, COMMENT_GROUP_BIT, GALLERY_GROUP_BIT,
+    INLINE_CHROME_BITS, MIN_ARTICLE_WORDS, PAGE_LANDMARK_BIT,
 };
 use pagelevel::dom::Kind;
 use pagelevel::extract::render_text;
@@ -223,6 +223,13 @@ fn million_deep_comment_region() {
     let (text, did) = dropped(&html, "");
     assert!(did);
     assert!(text.contains("a119") && !text.contains("deep reply"));
+    // Forum replies, with a million nested classed spans under the opening post's thread.
+    let mut html = thread_page(30, 3, "message-main");
+    let at = html.find("<div class=replies>").unwrap();
+    html.insert_str(at, &"<span class=s>".repeat(depth));
+    let (thread, text) = replies_kept(&html);
+    assert!(thread);
+    assert!(text.contains("reply2 says"), "{text}");
 }
 
 /// The pipeline's main text of `html` with every node judged content (so the rule, not the
@@ -466,4 +473,134 @@ fn the_page_header_and_footer_leave_an_article_but_its_headline_stays() {
         assert!(text.contains("a148 report") && text.contains("Filed under harbour"));
         assert_lacks(&text, &["Site banner", "Copyright owner", "Contact desk"]);
     }
+}
+
+/// A thread page: the opening post (`op_words` words) in `<div id=thread>`, then `replies`
+/// replies in a comment region (`<div class=replies>`). Posts are marked up `div.message >
+/// div.message-main > div.message-body`; `reply_markup` replaces the replies' `message-main`.
+fn thread_page(op_words: usize, replies: usize, reply_markup: &str) -> String {
+    let post = |main: &str, text: String| {
+        format!(
+            "<div class=message><div class={main}><div class=message-body><p>{text}</p>\
+             </div></div></div>"
+        )
+    };
+    let body: String = (0..replies)
+        .map(|k| {
+            post(
+                reply_markup,
+                format!("reply{k} says {}", words(&format!("r{k}x"), 12)),
+            )
+        })
+        .collect();
+    format!(
+        "<body><div id=thread><h1>Which saw first</h1>{}<div class=replies>{body}</div></div>\
+         </body>",
+        post("message-main", words("op", op_words)),
+    )
+}
+
+/// [`keep_replies`] on `html` with the thread node (`id=thread`) as main node, every text
+/// kept but the replies' (`reply…`): whether it found a thread, and the text it keeps.
+fn replies_kept(html: &str) -> (bool, String) {
+    let page = Page::from_bytes(html.as_bytes(), None, None, &Limits::default()).unwrap();
+    let dom = &page.dom;
+    let pf = features::compute(dom, None, &FeatureOptions::default());
+    let mut keep: Vec<bool> = (0..dom.len())
+        .map(|i| dom.node(i).kind != Kind::Text || !dom.text(i).starts_with("reply"))
+        .collect();
+    let main = (0..dom.len())
+        .find(|&i| dom.attr(i, "id") == Some("thread"))
+        .unwrap();
+    let thread = keep_replies(
+        dom,
+        &pf.visible,
+        &pf.counts,
+        &pf.groups_in,
+        |_| true,
+        main,
+        &mut keep,
+    );
+    (thread, render_text(dom, &pf.visible, &keep))
+}
+
+#[test]
+fn replies_marked_up_as_the_opening_post_are_kept() {
+    // The opening post's message-body (30 words ≥ 20) has the replies' markup over three
+    // levels (message-body, message-main, message), and three replies sit in the comment region.
+    let (thread, text) = replies_kept(&thread_page(30, 3, "message-main"));
+    assert!(thread);
+    assert!(text.contains("op29") && text.contains("reply0 says") && text.contains("r2x11"));
+}
+
+#[test]
+fn replies_need_the_markup_the_length_and_two_twins() {
+    // A grandparent class apart (a blog's comment markup beside its article's): no twins.
+    let (thread, text) = replies_kept(&thread_page(30, 3, "comment-main"));
+    assert!(!thread);
+    assert!(!text.contains("reply0"), "{text}");
+    // An opening post of 19 words is below MIN_POST_WORDS: its markup may be a label's.
+    let (thread, _) = replies_kept(&thread_page(19, 3, "message-main"));
+    assert!(!thread);
+    // One reply is not a thread (MIN_REPLY_TWINS = 2); two are.
+    assert!(!replies_kept(&thread_page(30, 1, "message-main")).0);
+    assert!(replies_kept(&thread_page(30, 2, "message-main")).0);
+}
+
+#[test]
+fn a_page_without_comment_regions_has_no_thread() {
+    let html = thread_page(30, 3, "message-main").replace("class=replies", "class=more");
+    let (thread, text) = replies_kept(&html);
+    assert!(!thread);
+    assert!(!text.contains("reply0"), "{text}");
+}
+
+#[test]
+fn real_forum_thread_keeps_its_replies() {
+    // woodworkingtalk.com (WCXB 4317), a XenForo thread: the opening post sits outside the
+    // comment regions (`js-replyNewMessageContainer`), each reply's `bbWrapper` inside one,
+    // with the opening post's markup. With the text outside comment regions kept and the
+    // thread's container as main node (as the tree filter finds it out of fold), the replies
+    // come back; a blog's thread does not (wptavern, whose comments are marked up apart).
+    let Some(data) = common::data_or_skip("real_forum_thread_keeps_its_replies") else {
+        return;
+    };
+    let run = |path: &str, main_class: &str| {
+        let bytes = common::gunzip(&data.join(path));
+        let page = Page::from_bytes(&bytes, None, None, &Limits::default()).unwrap();
+        let dom = &page.dom;
+        let pf = features::compute(dom, None, &FeatureOptions::default());
+        let mut keep: Vec<bool> = (0..dom.len())
+            .map(|i| dom.node(i).kind != Kind::Text || pf.groups_in[i] & COMMENT_GROUP_BIT == 0)
+            .collect();
+        let main = (0..dom.len())
+            .find(|&i| {
+                dom.attr(i, "class")
+                    .is_some_and(|c| c.starts_with(main_class))
+            })
+            .unwrap();
+        let before = render_text(dom, &pf.visible, &keep);
+        let thread = keep_replies(
+            dom,
+            &pf.visible,
+            &pf.counts,
+            &pf.groups_in,
+            |_| true,
+            main,
+            &mut keep,
+        );
+        (thread, before, render_text(dom, &pf.visible, &keep))
+    };
+    let (thread, before, after) = run(
+        "wcxb-dev/html/4317.html.gz",
+        "california-thread-body-container",
+    );
+    assert!(thread);
+    let reply = "It would be a definite plus if you can get a decent table saw";
+    assert!(!before.contains(reply));
+    assert!(after.contains("New here and keen to get into the woodworking hobby"));
+    assert!(after.contains(reply) && after.contains("Cribbage board!"));
+    let (thread, _, after) = run("readability/html/wordpress.html.gz", "entry-content");
+    assert!(!thread);
+    assert!(!after.contains("One nuance of over saturation number"));
 }

@@ -278,6 +278,7 @@ fn basic_merge_joins_adjacent_same_flag_segments() {
         segment_of: segment_of.clone(),
         scored: vec![true; n],
         threshold: 0.5,
+        main: None,
     };
     let merged = merged_clusters(&dom, &vis, &seg);
     let at = |c: &[u32], t| c[text_node(&dom, t)];
