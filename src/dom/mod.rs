@@ -190,6 +190,7 @@ pub fn keep_attr(name: &str) -> bool {
             | "style"
             | "hidden"
             | "open"
+            | "popover"
             | "alt"
             | "title"
             | "itemprop"

@@ -8,8 +8,8 @@ use super::{Dom, Kind, Tag};
 /// head, template and the other never-rendered elements ([`Tag::is_invisible`]) or MathML's
 /// `<math>` (its tokens linearise into symbol soup, not words), or an element
 /// with the `hidden` attribute, `aria-hidden="true"`, or an inline `display:none` /
-/// `visibility:hidden`, a `<dialog>` without `open`, or a modal (`aria-modal="true"`): the
-/// browser's first render shows neither until a script opens it. Tab panels (`role=tabpanel`)
+/// `visibility:hidden`, a `<dialog>` without `open`, a `popover`, or a modal
+/// (`aria-modal="true"`): the browser's first render shows none until a script opens it. Tab panels (`role=tabpanel`)
 /// are shown however they are hidden: the tabs not selected are one click away and belong to
 /// the page's content (documentation's code samples per language); so are the collapsed panels
 /// of accordions and other disclosure controls (`disclosure_panels`). Comments and doctypes
@@ -187,10 +187,11 @@ fn disclosure_panels(dom: &Dom) -> Vec<bool> {
     panels
 }
 
-/// Whether element `i` is an overlay a script opens, never the page itself: a `<dialog>` or
-/// an `aria-modal="true"` element.
+/// Whether element `i` is an overlay a script opens, never the page itself: a `<dialog>`, a
+/// `popover` or an `aria-modal="true"` element.
 fn is_overlay(dom: &Dom, i: usize) -> bool {
     (dom.node(i).tag == Tag::DIALOG && !dom.node(i).foreign)
+        || dom.attr(i, "popover").is_some()
         || dom
             .attr(i, "aria-modal")
             .is_some_and(|v| v.trim().eq_ignore_ascii_case("true"))
@@ -253,7 +254,8 @@ pub fn hidden_element(dom: &Dom, i: usize, tag: Tag) -> bool {
         match k {
             // Tab panels not selected are one click away and belong to what the page says.
             "role" if is_tab_panel_role(v) => return false,
-            "hidden" => hides = true,
+            // A popover shows only when a script or a button opens it.
+            "hidden" | "popover" => hides = true,
             "open" => open = true,
             "aria-modal" | "aria-hidden" if !hides => hides = v.trim().eq_ignore_ascii_case("true"),
             "style" if !hides => hides = style_hides(v),
@@ -302,7 +304,7 @@ mod tests {
         // 60 words in the first paragraph keep the noscript fallback off.
         let long = "a ".repeat(60);
         let html = "<body><p>A</p><div hidden><p>b</p></div><div style='DISPLAY : none !important'>c</div>\
-                    <span aria-hidden=true>d</span><dialog>d2</dialog><dialog open>g0</dialog>\
+                    <span aria-hidden=true>d</span><dialog>d2</dialog><dialog open>g0</dialog><div popover=auto>d4</div>\
                     <div role=dialog aria-modal=true>d3</div><script>e</script><noscript>f</noscript><div role=tabpanel hidden style=display:none>t</div><p>g</p>\
                     <iframe>document.write('x')</iframe></body>"
             .replace("<p>A</p>", &format!("<p>{long}</p>"));
@@ -358,6 +360,10 @@ mod tests {
         // A modal never is the page, however many words it lists.
         let modal = "<body><p>one</p><div role=dialog aria-modal=true>a b c d e f g h</div></body>";
         assert_eq!(text(modal), "one");
+        // Nor does a popover (an app-install card), nor one a button controls.
+        let popover = "<body><p>one</p><i-card popover id=c>a b c d e f g h</i-card>\
+                       <button aria-expanded=false aria-controls=c>Install</button></body>";
+        assert_eq!(text(popover), "one|Install");
         // An anti-flicker wrapper around the whole body.
         let wrapper =
             "<body><div style='display: none'><h1>Title here</h1><p>x y z</p></div></body>";
