@@ -15,7 +15,9 @@
 //! `<aside>`, `role=complementary`), which the page marks as beside its main content; last for
 //! the page's own banner and content-info landmarks ([`PAGE_LANDMARK_BIT`]: a `<header>` or
 //! `<footer>` outside any article, main or section, `role=banner`, `role=contentinfo`), sparing
-//! the one that holds the page's title heading, which is the article's header.
+//! the one that holds the page's title heading, which is the article's header; and after them
+//! for lists of related links ([`RELATED_GROUP_BIT`]: named `related`, `recommend`, `trending`,
+//! `popular`, `outbrain` or `taboola`), which point away from the article.
 //!
 //! A forum thread whose posts all sit in comment regions keeps them, as nothing outside is an
 //! article. One whose opening post is outside them keeps its replies when they are marked up as
@@ -27,7 +29,8 @@
 use crate::dom::{Dom, Kind};
 use crate::features::Counts;
 pub use crate::features::{
-    ASIDE_LANDMARK_BIT, COMMENT_GROUP_BIT, GALLERY_GROUP_BIT, INLINE_CHROME_BITS, PAGE_LANDMARK_BIT,
+    ASIDE_LANDMARK_BIT, COMMENT_GROUP_BIT, GALLERY_GROUP_BIT, INLINE_CHROME_BITS,
+    PAGE_LANDMARK_BIT, RELATED_GROUP_BIT,
 };
 use rustc_hash::{FxHashSet, FxHasher};
 use std::hash::{Hash, Hasher};

@@ -871,32 +871,38 @@ pub const INLINE_CHROME_BITS: u32 =
     group_bit(f::CLS_SHARE) | group_bit(f::CLS_HIDDEN) | group_bit(f::CLS_ACCOUNT);
 
 /// Name groups: the `cls_*` columns' groups, then the groups only decoding reads (no feature
-/// column, so the model does not see them): photo galleries.
-const NAME_GROUPS: usize = CLS_GROUPS + 1;
+/// column, so the model does not see them): photo galleries and related links.
+const NAME_GROUPS: usize = CLS_GROUPS + 2;
 
 /// The group bit of photo galleries and slide shows named `gallery` (decoding only: their
 /// captions are not the article's text, see [`crate::comments`]).
 pub const GALLERY_GROUP_BIT: u32 = 1 << CLS_GROUPS;
 
+/// The group bit of related-link lists named `related`, `recommend`, `trending`, `popular`,
+/// `outbrain` or `taboola` (decoding only: the lists under an article that point elsewhere;
+/// `cls_related` also counts `more`, `teaser` and `promo`, which name a collapsed article's
+/// rest or its lead on too many pages to leave out).
+pub const RELATED_GROUP_BIT: u32 = 1 << (CLS_GROUPS + 1);
+
 /// The bit of HTML's complementary landmark, an `<aside>` or `role=complementary` element, by
 /// its tag or role alone (decoding only, see [`crate::comments`]; `cls_sidebar` also counts
 /// names such as `sidebar` and `widget`, which hold content on too many pages).
-pub const ASIDE_LANDMARK_BIT: u32 = 1 << (CLS_GROUPS + 1);
+pub const ASIDE_LANDMARK_BIT: u32 = 1 << (CLS_GROUPS + 2);
 
 /// The bit of the page's own banner and content-info landmarks: a `<header>` or `<footer>`
 /// outside every `<article>`, `<main>` and `<section>` (inside one it is that section's, as in
 /// HTML's landmark mapping), or a `role=banner` or `role=contentinfo` element (decoding only, see
 /// [`crate::comments`]).
-pub const PAGE_LANDMARK_BIT: u32 = 1 << (CLS_GROUPS + 2);
+pub const PAGE_LANDMARK_BIT: u32 = 1 << (CLS_GROUPS + 3);
 
 /// The bit of HTML's navigation landmark by tag or role alone: `<nav>`, `role=navigation`,
 /// `role=menu`, `role=menubar` (decoding only: the page's chrome of the all-template fallback,
 /// with the other two landmark bits).
-pub const NAV_LANDMARK_BIT: u32 = 1 << (CLS_GROUPS + 3);
+pub const NAV_LANDMARK_BIT: u32 = 1 << (CLS_GROUPS + 4);
 
 /// Marks `<article>`, `<main>` and `<section>` and, inherited, their subtrees (for
 /// [`PAGE_LANDMARK_BIT`]); no region.
-const SECTIONING_BIT: u32 = 1 << (CLS_GROUPS + 4);
+const SECTIONING_BIT: u32 = 1 << (CLS_GROUPS + 5);
 
 /// The groups that `<html>` and `<body>` classes contribute: content, product and forum
 /// name the page's type there, not a region.
@@ -1000,6 +1006,14 @@ const GROUP_PREFIXES: [&[&str]; NAME_GROUPS] = [
         "forum",
     ],
     &["gallery"],
+    &[
+        "related",
+        "recommend",
+        "trending",
+        "popular",
+        "outbrain",
+        "taboola",
+    ],
 ];
 
 /// Per node: its class-name group bits (own tag, role, id and class; of the id and class of
@@ -1211,6 +1225,14 @@ mod name_tests {
             GALLERY_GROUP_BIT | group_bit(f::CLS_PRODUCT)
         );
         assert_eq!(g("galleon"), 0);
+        // Related links: the next decoding-only bit, beside cls_related's.
+        let related = group_bit(f::CLS_RELATED);
+        assert_eq!(RELATED_GROUP_BIT, 1 << (CLS_GROUPS + 1));
+        assert_eq!(g("related-links"), RELATED_GROUP_BIT | related);
+        assert_eq!(g("mostPopular"), RELATED_GROUP_BIT | related);
+        assert_eq!(g("OUTBRAIN"), RELATED_GROUP_BIT | group_bit(f::CLS_AD));
+        assert_eq!(g("read-more-content"), related | (1 << 9));
+        assert_eq!(g("relatedness"), RELATED_GROUP_BIT | related);
     }
 }
 

@@ -3,7 +3,7 @@
 use crate::classify::Model;
 use crate::comments::{
     drop_regions, keep_replies, ASIDE_LANDMARK_BIT, COMMENT_GROUP_BIT, GALLERY_GROUP_BIT,
-    INLINE_CHROME_BITS, PAGE_LANDMARK_BIT,
+    INLINE_CHROME_BITS, PAGE_LANDMARK_BIT, RELATED_GROUP_BIT,
 };
 use crate::config::Deadline;
 use crate::extract::render_text;
@@ -131,8 +131,9 @@ impl Analysis {
     /// are the last resort, for a page whose text lies outside `<body>`.
     /// Unless [`Analysis::keep_repeats`] is set, a repeated passage is said once
     /// ([`crate::repeats`]); unless [`Analysis::keep_comments`] is, the comment thread under an
-    /// article is left out, and so are the inline chrome, photo galleries, asides and the page's
-    /// own header and footer around it ([`crate::comments`]).
+    /// article is left out (not a forum thread's replies, [`crate::comments::keep_replies`]),
+    /// and so are the inline chrome, photo galleries, asides, the page's own header and footer
+    /// and related-link lists around it ([`crate::comments`]).
     pub fn main_text(&self) -> String {
         self.main_keep().1
     }
@@ -156,6 +157,7 @@ impl Analysis {
             (ASIDE_LANDMARK_BIT, None),
             // A page-level header that holds the title heading is the article's own.
             (PAGE_LANDMARK_BIT, f.title_heading),
+            (RELATED_GROUP_BIT, None),
         ];
         // A forum thread's replies are content: then, as with `keep_comments`, the comment
         // threads' pass (the first) is skipped.

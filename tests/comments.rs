@@ -10,7 +10,7 @@ mod common;
 use pagelevel::classify::Model;
 use pagelevel::comments::{
     drop_regions, keep_replies, ASIDE_LANDMARK_BIT, COMMENT_GROUP_BIT, GALLERY_GROUP_BIT,
-    INLINE_CHROME_BITS, MIN_ARTICLE_WORDS, PAGE_LANDMARK_BIT,
+    INLINE_CHROME_BITS, MIN_ARTICLE_WORDS, PAGE_LANDMARK_BIT, RELATED_GROUP_BIT,
 };
 use pagelevel::dom::Kind;
 use pagelevel::extract::render_text;
@@ -603,4 +603,42 @@ fn real_forum_thread_keeps_its_replies() {
     let (thread, _, after) = run("readability/html/wordpress.html.gz", "entry-content");
     assert!(!thread);
     assert!(!after.contains("One nuance of over saturation number"));
+}
+
+#[test]
+fn related_links_leave_an_article_but_its_rest_stays() {
+    // 4 + 96 words of article, then a collapsed rest named `read-more-content` (its words
+    // count: `more` is not a related-links name) and a "Related stories" list.
+    let html = |n: usize| {
+        format!(
+            "<body><article><h1>Mill reopens on Monday</h1><p>{}</p>\
+             <div class=read-more-content><p>The rest of the report</p></div>\
+             <div class=related-stories><h3>Related stories</h3><ul><li><a href=/a>Bakery \
+             closes</a></li><li><a href=/b>Dam repaired</a></li></ul></div>\
+             <div class=mostPopular><a href=/c>Top ten mills</a></div></article></body>",
+            words("a", n),
+        )
+    };
+    let (text, did) = dropped_bits(&html(91), "", RELATED_GROUP_BIT);
+    assert!(did);
+    assert!(
+        text.contains("a90") && text.contains("The rest of the report"),
+        "{text}"
+    );
+    assert_lacks(
+        &text,
+        &["Related stories", "Bakery closes", "Top ten mills"],
+    );
+    // 4 + 90 + 5 = 99 words outside: too short to be an article the list belongs to.
+    let (text, did) = dropped_bits(&html(90), "", RELATED_GROUP_BIT);
+    assert!(!did);
+    assert!(text.contains("Bakery closes"), "{text}");
+    // The pipeline runs the pass, with or without keep_comments.
+    for keep_comments in [false, true] {
+        let text = main_text_all_content(&html(150), keep_comments);
+        assert!(
+            text.contains("a149") && !text.contains("Dam repaired"),
+            "{text}"
+        );
+    }
 }

@@ -281,9 +281,10 @@ pub struct PipelineArgs {
     #[arg(long)]
     pub keep_repeats: bool,
     /// Keep comment threads under an article in the main text (by default, when the page keeps
-    /// 100 words or more outside comment regions, the text inside them is dropped; share bars,
-    /// skip links, search or account controls, photo galleries, asides and the page's own
-    /// header and footer are dropped either way).
+    /// 100 words or more outside comment regions, the text inside them is dropped unless its
+    /// replies are marked up as the opening post, a forum thread's; share bars, skip links,
+    /// search or account controls, photo galleries, asides, the page's own header and footer
+    /// and related-link lists are dropped either way).
     #[arg(long)]
     pub keep_comments: bool,
     /// A model JSON file instead of the embedded one.
