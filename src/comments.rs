@@ -27,7 +27,7 @@
 //! comments and its article are marked up apart). `--keep-comments` keeps every thread.
 
 use crate::dom::{Dom, Kind};
-use crate::features::Counts;
+use crate::features::{Counts, CHROME_LANDMARK_BITS};
 pub use crate::features::{
     ASIDE_LANDMARK_BIT, COMMENT_GROUP_BIT, GALLERY_GROUP_BIT, INLINE_CHROME_BITS,
     PAGE_LANDMARK_BIT, RELATED_GROUP_BIT,
@@ -210,4 +210,32 @@ pub fn keep_replies(
         }
     }
     true
+}
+
+/// Whether the kept text is the page's chrome alone: at least one kept word, fewer than
+/// [`MIN_ARTICLE_WORDS`], every one inside a navigation, complementary, banner or content-info
+/// landmark ([`CHROME_LANDMARK_BITS`] of `groups_in`). A script-rendered shell serves its
+/// footer and menus and nothing else; a page with its own short text, or whose article sits in
+/// a landmark (an unclosed `<header>`), has words outside them or as many as an article.
+/// `keep` as in [`drop_regions`].
+///
+/// # Complexity
+/// O(n): one pass over the text nodes.
+pub fn only_chrome(
+    dom: &Dom,
+    visible: &[bool],
+    counts: &[Counts],
+    groups_in: &[u32],
+    keep: &[bool],
+) -> bool {
+    let mut words = 0u32;
+    for i in 0..dom.len() {
+        if dom.node(i).kind == Kind::Text && visible[i] && keep[i] && counts[i].words > 0 {
+            if groups_in[i] & CHROME_LANDMARK_BITS == 0 {
+                return false;
+            }
+            words += counts[i].words;
+        }
+    }
+    words > 0 && words < MIN_ARTICLE_WORDS
 }

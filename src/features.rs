@@ -900,6 +900,9 @@ pub const PAGE_LANDMARK_BIT: u32 = 1 << (CLS_GROUPS + 3);
 /// with the other two landmark bits).
 pub const NAV_LANDMARK_BIT: u32 = 1 << (CLS_GROUPS + 4);
 
+/// The page's chrome landmarks: navigation, asides, and the page's own header and footer.
+pub const CHROME_LANDMARK_BITS: u32 = NAV_LANDMARK_BIT | ASIDE_LANDMARK_BIT | PAGE_LANDMARK_BIT;
+
 /// Marks `<article>`, `<main>` and `<section>` and, inherited, their subtrees (for
 /// [`PAGE_LANDMARK_BIT`]); no region.
 const SECTIONING_BIT: u32 = 1 << (CLS_GROUPS + 5);

@@ -2,12 +2,12 @@
 
 use crate::classify::Model;
 use crate::comments::{
-    drop_regions, keep_replies, ASIDE_LANDMARK_BIT, COMMENT_GROUP_BIT, GALLERY_GROUP_BIT,
-    INLINE_CHROME_BITS, PAGE_LANDMARK_BIT, RELATED_GROUP_BIT,
+    drop_regions, keep_replies, only_chrome, ASIDE_LANDMARK_BIT, COMMENT_GROUP_BIT,
+    GALLERY_GROUP_BIT, INLINE_CHROME_BITS, PAGE_LANDMARK_BIT, RELATED_GROUP_BIT,
 };
 use crate::config::Deadline;
 use crate::extract::render_text;
-use crate::features::{self, FeatureOptions, PageFeatures};
+use crate::features::{self, FeatureOptions, PageFeatures, CHROME_LANDMARK_BITS};
 use crate::render::{render, Format};
 use crate::repeats::drop_repeats;
 use crate::segment::{segment, SegmentOptions, Segmentation};
@@ -127,7 +127,9 @@ impl Analysis {
     /// returned instead (the visible text whose smoothed score is the page's lowest), less
     /// the page's chrome (links, navigation and asides, the page's own header and footer): most
     /// pages have some main content, and a page whose least template-like text is all chrome
-    /// (a script-rendered shell) has none, so its answer is empty. boilerpipe's content blocks
+    /// (a script-rendered shell) has none, so its answer is empty; so is that of a page whose
+    /// kept text is fewer than 100 words, all in its chrome landmarks
+    /// ([`crate::comments::only_chrome`]). boilerpipe's content blocks
     /// are the last resort, for a page whose text lies outside `<body>`.
     /// Unless [`Analysis::keep_repeats`] is set, a repeated passage is said once
     /// ([`crate::repeats`]); unless [`Analysis::keep_comments`] is, the comment thread under an
@@ -177,6 +179,10 @@ impl Analysis {
             });
         let passes = &passes[(self.keep_comments || thread) as usize..];
         drop_regions(dom, &f.visible, &f.counts, &f.groups_in, passes, &mut mask);
+        // A script shell's few kept words are its chrome's: it has no main content.
+        if only_chrome(dom, &f.visible, &f.counts, &f.groups_in, &mask) {
+            return (vec![false; dom.len()], String::new());
+        }
         let (keep, text) = self.render_kept(|i| mask[i]);
         if crate::text::has_words(&text) {
             return (keep, text);
@@ -225,14 +231,12 @@ impl Analysis {
 /// landmark bits of `groups_in`, the class groups of a node and its ancestors). One top-down
 /// pass, O(n).
 fn page_chrome(dom: &crate::dom::Dom, groups_in: &[u32]) -> Vec<bool> {
-    use crate::features::{ASIDE_LANDMARK_BIT, NAV_LANDMARK_BIT, PAGE_LANDMARK_BIT};
-    const LANDMARKS: u32 = NAV_LANDMARK_BIT | ASIDE_LANDMARK_BIT | PAGE_LANDMARK_BIT;
     let n = dom.len();
     let mut chrome = vec![false; n];
     for i in 1..n {
         let node = dom.node(i);
         chrome[i] = chrome[node.parent as usize]
-            || groups_in[i] & LANDMARKS != 0
+            || groups_in[i] & CHROME_LANDMARK_BITS != 0
             || node.kind == crate::dom::Kind::Element
                 && node.tag == crate::dom::Tag::A
                 && dom.attr(i, "href").is_some();

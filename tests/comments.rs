@@ -9,8 +9,8 @@ mod common;
 
 use pagelevel::classify::Model;
 use pagelevel::comments::{
-    drop_regions, keep_replies, ASIDE_LANDMARK_BIT, COMMENT_GROUP_BIT, GALLERY_GROUP_BIT,
-    INLINE_CHROME_BITS, MIN_ARTICLE_WORDS, PAGE_LANDMARK_BIT, RELATED_GROUP_BIT,
+    drop_regions, keep_replies, only_chrome, ASIDE_LANDMARK_BIT, COMMENT_GROUP_BIT,
+    GALLERY_GROUP_BIT, INLINE_CHROME_BITS, MIN_ARTICLE_WORDS, PAGE_LANDMARK_BIT, RELATED_GROUP_BIT,
 };
 use pagelevel::dom::Kind;
 use pagelevel::extract::render_text;
@@ -641,4 +641,43 @@ fn related_links_leave_an_article_but_its_rest_stays() {
             "{text}"
         );
     }
+}
+
+/// [`only_chrome`] on `html` with every text node kept but those containing `unkept`.
+fn chrome_only(html: &str, unkept: &str) -> bool {
+    let page = Page::from_bytes(html.as_bytes(), None, None, &Limits::default()).unwrap();
+    let dom = &page.dom;
+    let pf = features::compute(dom, None, &FeatureOptions::default());
+    let keep: Vec<bool> = (0..dom.len())
+        .map(|i| {
+            dom.node(i).kind != Kind::Text || unkept.is_empty() || !dom.text(i).contains(unkept)
+        })
+        .collect();
+    only_chrome(dom, &pf.visible, &pf.counts, &pf.groups_in, &keep)
+}
+
+#[test]
+fn a_script_shell_of_chrome_has_no_main_content() {
+    // A shop's product page rendered by script: the HTML holds its header, a navigation
+    // landmark and its footer, 14 words in all.
+    let shell = "<body><header><a href=/>Shop</a> <a href=/login>Sign in</a></header>\
+                 <nav><a href=/c>Browse by category</a></nav><div id=root></div>\
+                 <footer><p>Help centre, returns and refunds, report infringement</p></footer>\
+                 </body>";
+    assert!(chrome_only(shell, ""));
+    assert_eq!(main_text_all_content(shell, false), "");
+    // One word of its own outside the landmarks makes it a page with content.
+    let own = shell.replace("<div id=root></div>", "<p>Sold</p>");
+    assert!(!chrome_only(&own, ""));
+    assert!(main_text_all_content(&own, false).contains("Sold"));
+    // As many words as an article (MIN_ARTICLE_WORDS) inside a landmark: an unclosed header
+    // around a story.
+    let story = format!(
+        "<body><header><h1>Flood</h1><p>{}</p></body>",
+        words("s", 99)
+    );
+    assert!(chrome_only(&story.replace("s98", ""), ""));
+    assert!(!chrome_only(&story, ""));
+    // Nothing kept is not chrome (the all-template fallback decides then).
+    assert!(!chrome_only("<body><footer>Help</footer></body>", "Help"));
 }
