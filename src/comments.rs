@@ -142,7 +142,7 @@ fn markup_keys(dom: &Dom) -> Vec<u64> {
 /// a thread (the caller then skips the comment pass). The opening post's elements are those
 /// inside `main` (the tree filter's main node, not itself), visible, outside comment regions,
 /// with a class and at least [`MIN_POST_WORDS`] kept words; their twins are the visible elements
-/// with none, not holding `main`, whose [`markup_keys`] equal one of theirs. When at least
+/// with none, not holding `main`, whose markup keys (`markup_keys`) equal one of theirs. When at least
 /// [`MIN_REPLY_TWINS`] twins lie in comment regions, the scored text (`scored`) of every twin
 /// is kept. `keep` as in [`drop_regions`].
 ///
