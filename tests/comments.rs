@@ -12,9 +12,9 @@ use pagelevel::comments::{
     drop_regions, keep_replies, only_chrome, ASIDE_LANDMARK_BIT, COMMENT_GROUP_BIT,
     GALLERY_GROUP_BIT, INLINE_CHROME_BITS, MIN_ARTICLE_WORDS, PAGE_LANDMARK_BIT, RELATED_GROUP_BIT,
 };
-use pagelevel::dom::Kind;
+use pagelevel::dom::{Dom, Kind};
 use pagelevel::extract::render_text;
-use pagelevel::features::{self, FeatureOptions};
+use pagelevel::features::{self, FeatureOptions, PageFeatures};
 use pagelevel::pipeline::{analyze, Options};
 use pagelevel::{Limits, Page};
 
@@ -33,26 +33,45 @@ fn words(prefix: &str, n: usize) -> String {
         .join(" ")
 }
 
+/// Runs `f` on the parsed `bytes`, their features and keep flags: every node kept but the
+/// text nodes for which `kept` fails.
+fn on_page<R>(
+    bytes: &[u8],
+    kept: impl Fn(&Dom, &PageFeatures, usize) -> bool,
+    f: impl FnOnce(&Dom, &PageFeatures, Vec<bool>) -> R,
+) -> R {
+    let page = Page::from_bytes(bytes, None, None, &Limits::default()).unwrap();
+    let dom = &page.dom;
+    let pf = features::compute(dom, None, &FeatureOptions::default());
+    let keep = (0..dom.len())
+        .map(|i| dom.node(i).kind != Kind::Text || kept(dom, &pf, i))
+        .collect();
+    f(dom, &pf, keep)
+}
+
+/// Whether text node `i` is kept when the text nodes containing `unkept` are not.
+fn not_containing(unkept: &str) -> impl Fn(&Dom, &PageFeatures, usize) -> bool + '_ {
+    move |dom, _, i| unkept.is_empty() || !dom.text(i).contains(unkept)
+}
+
 /// The page's visible text after `drop_regions` over the regions of `bits`, starting from
 /// every text node kept but those containing `unkept`, and whether any kept text was dropped.
 fn dropped_bits(html: &str, unkept: &str, bits: u32) -> (String, bool) {
-    let page = Page::from_bytes(html.as_bytes(), None, None, &Limits::default()).unwrap();
-    let dom = &page.dom;
-    let pf = features::compute(dom, None, &FeatureOptions::default());
-    let mut keep: Vec<bool> = (0..dom.len())
-        .map(|i| {
-            dom.node(i).kind != Kind::Text || unkept.is_empty() || !dom.text(i).contains(unkept)
-        })
-        .collect();
-    let cleared = drop_regions(
-        dom,
-        &pf.visible,
-        &pf.counts,
-        &pf.groups_in,
-        &[(bits, None)],
-        &mut keep,
-    );
-    (render_text(dom, &pf.visible, &keep), cleared > 0)
+    on_page(
+        html.as_bytes(),
+        not_containing(unkept),
+        |dom, pf, mut keep| {
+            let cleared = drop_regions(
+                dom,
+                &pf.visible,
+                &pf.counts,
+                &pf.groups_in,
+                &[(bits, None)],
+                &mut keep,
+            );
+            (render_text(dom, &pf.visible, &keep), cleared > 0)
+        },
+    )
 }
 
 /// [`dropped_bits`] over the comment regions or, with `chrome`, the inline chrome.
@@ -500,28 +519,32 @@ fn thread_page(op_words: usize, replies: usize, reply_markup: &str) -> String {
     )
 }
 
-/// [`keep_replies`] on `html` with the thread node (`id=thread`) as main node, every text
-/// kept but the replies' (`reply…`): whether it found a thread, and the text it keeps.
+/// [`keep_replies`] on `bytes` with the first element for which `is_main` holds as main node
+/// and the text nodes for which `kept` holds kept: whether it found a thread, and the text
+/// before and after.
+fn replies_on(
+    bytes: &[u8],
+    kept: impl Fn(&Dom, &PageFeatures, usize) -> bool,
+    is_main: impl Fn(&Dom, usize) -> bool,
+) -> (bool, String, String) {
+    on_page(bytes, kept, |dom, pf, mut keep| {
+        let main = (0..dom.len()).find(|&i| is_main(dom, i)).unwrap();
+        let before = render_text(dom, &pf.visible, &keep);
+        let (v, c, g) = (&pf.visible, &pf.counts, &pf.groups_in);
+        let thread = keep_replies(dom, v, c, g, |_| true, main, &mut keep);
+        (thread, before, render_text(dom, &pf.visible, &keep))
+    })
+}
+
+/// [`replies_on`] `html` with the thread node (`id=thread`) as main node, every text kept but
+/// the replies' (`reply…`): whether it found a thread, and the text it keeps.
 fn replies_kept(html: &str) -> (bool, String) {
-    let page = Page::from_bytes(html.as_bytes(), None, None, &Limits::default()).unwrap();
-    let dom = &page.dom;
-    let pf = features::compute(dom, None, &FeatureOptions::default());
-    let mut keep: Vec<bool> = (0..dom.len())
-        .map(|i| dom.node(i).kind != Kind::Text || !dom.text(i).starts_with("reply"))
-        .collect();
-    let main = (0..dom.len())
-        .find(|&i| dom.attr(i, "id") == Some("thread"))
-        .unwrap();
-    let thread = keep_replies(
-        dom,
-        &pf.visible,
-        &pf.counts,
-        &pf.groups_in,
-        |_| true,
-        main,
-        &mut keep,
+    let (thread, _, after) = replies_on(
+        html.as_bytes(),
+        |dom, _, i| !dom.text(i).starts_with("reply"),
+        |dom, i| dom.attr(i, "id") == Some("thread"),
     );
-    (thread, render_text(dom, &pf.visible, &keep))
+    (thread, after)
 }
 
 #[test]
@@ -566,30 +589,14 @@ fn real_forum_thread_keeps_its_replies() {
         return;
     };
     let run = |path: &str, main_class: &str| {
-        let bytes = common::gunzip(&data.join(path));
-        let page = Page::from_bytes(&bytes, None, None, &Limits::default()).unwrap();
-        let dom = &page.dom;
-        let pf = features::compute(dom, None, &FeatureOptions::default());
-        let mut keep: Vec<bool> = (0..dom.len())
-            .map(|i| dom.node(i).kind != Kind::Text || pf.groups_in[i] & COMMENT_GROUP_BIT == 0)
-            .collect();
-        let main = (0..dom.len())
-            .find(|&i| {
+        replies_on(
+            &common::gunzip(&data.join(path)),
+            |_, pf, i| pf.groups_in[i] & COMMENT_GROUP_BIT == 0,
+            |dom, i| {
                 dom.attr(i, "class")
                     .is_some_and(|c| c.starts_with(main_class))
-            })
-            .unwrap();
-        let before = render_text(dom, &pf.visible, &keep);
-        let thread = keep_replies(
-            dom,
-            &pf.visible,
-            &pf.counts,
-            &pf.groups_in,
-            |_| true,
-            main,
-            &mut keep,
-        );
-        (thread, before, render_text(dom, &pf.visible, &keep))
+            },
+        )
     };
     let (thread, before, after) = run(
         "wcxb-dev/html/4317.html.gz",
@@ -645,15 +652,9 @@ fn related_links_leave_an_article_but_its_rest_stays() {
 
 /// [`only_chrome`] on `html` with every text node kept but those containing `unkept`.
 fn chrome_only(html: &str, unkept: &str) -> bool {
-    let page = Page::from_bytes(html.as_bytes(), None, None, &Limits::default()).unwrap();
-    let dom = &page.dom;
-    let pf = features::compute(dom, None, &FeatureOptions::default());
-    let keep: Vec<bool> = (0..dom.len())
-        .map(|i| {
-            dom.node(i).kind != Kind::Text || unkept.is_empty() || !dom.text(i).contains(unkept)
-        })
-        .collect();
-    only_chrome(dom, &pf.visible, &pf.counts, &pf.groups_in, &keep)
+    on_page(html.as_bytes(), not_containing(unkept), |dom, pf, keep| {
+        only_chrome(dom, &pf.visible, &pf.counts, &pf.groups_in, &keep)
+    })
 }
 
 #[test]
