@@ -110,44 +110,70 @@ pub fn drop_regions(
     cleared
 }
 
-/// Per element, a hash of its markup: the tag and trimmed `class` of the element, its parent and
-/// its grandparent (0 for other nodes, and for elements with no class, which name nothing).
-/// O(n): one top-down pass over one hash per element.
-fn markup_keys(dom: &Dom) -> Vec<u64> {
-    let n = dom.len();
-    let mut own = vec![0u64; n];
-    let mut key = vec![0u64; n];
-    for i in 0..n {
-        let node = dom.node(i);
-        if node.kind != Kind::Element {
-            continue;
-        }
-        let class = dom.attr(i, "class").unwrap_or("").trim();
+/// The markup key of node `i`: a hash of the tag and trimmed `class` of the element, its parent
+/// and its grandparent; 0 for other nodes and for elements with no class, which name nothing.
+/// O(attributes of the three elements).
+fn markup_key(dom: &Dom, i: usize) -> u64 {
+    let class = |i: usize| dom.attr(i, "class").unwrap_or("").trim();
+    let own = |i: usize| {
         let mut h = FxHasher::default();
-        (node.tag.0, class).hash(&mut h);
-        own[i] = h.finish() | 1;
-        if class.is_empty() {
-            continue;
-        }
-        let p = dom.parent(i);
-        let g = p.and_then(|p| dom.parent(p));
-        let mut h = FxHasher::default();
-        (own[i], p.map_or(0, |p| own[p]), g.map_or(0, |g| own[g])).hash(&mut h);
-        key[i] = h.finish() | 1;
+        (dom.node(i).tag.0, class(i)).hash(&mut h);
+        h.finish()
+    };
+    if dom.node(i).kind != Kind::Element || class(i).is_empty() {
+        return 0;
     }
-    key
+    let p = dom.parent(i);
+    let g = p.and_then(|p| dom.parent(p));
+    let mut h = FxHasher::default();
+    (own(i), p.map(own), g.map(own)).hash(&mut h);
+    h.finish() | 1
+}
+
+/// The twins of `posts` (markup keys) in document order: visible elements with no kept words
+/// (`words`) that do not hold `main`, each with its subtree skipped; with `in_comments`, only
+/// the elements of comment regions are tried. O(n) plus a markup key per element tried.
+fn twins_of(
+    dom: &Dom,
+    visible: &[bool],
+    groups_in: &[u32],
+    words: &[u32],
+    posts: &FxHashSet<u64>,
+    main: usize,
+    in_comments: bool,
+) -> Vec<usize> {
+    let mut twins = Vec::new();
+    let mut i = 0;
+    while i < dom.len() {
+        let node = dom.node(i);
+        let tried = node.kind == Kind::Element
+            && visible[i]
+            && words[i] == 0
+            && !(i <= main && main < node.end as usize)
+            && (!in_comments || groups_in[i] & COMMENT_GROUP_BIT != 0);
+        if tried && posts.contains(&markup_key(dom, i)) {
+            twins.push(i);
+            i = node.end as usize;
+        } else {
+            i += 1;
+        }
+    }
+    twins
 }
 
 /// Forum replies marked up as the opening post: un-drops them and says whether the page is such
 /// a thread (the caller then skips the comment pass). The opening post's elements are those
 /// inside `main` (the tree filter's main node, not itself), visible, outside comment regions,
 /// with a class and at least [`MIN_POST_WORDS`] kept words; their twins are the visible elements
-/// with none, not holding `main`, whose markup keys (`markup_keys`) equal one of theirs. When at least
-/// [`MIN_REPLY_TWINS`] twins lie in comment regions, the scored text (`scored`) of every twin
-/// is kept. `keep` as in [`drop_regions`].
+/// with none, not holding `main`, whose markup key (the tag and class of the element, its parent
+/// and its grandparent) equals one of theirs. When at least [`MIN_REPLY_TWINS`] twins lie in
+/// comment regions, the scored text (`scored`) of every twin is kept. `keep` as in
+/// [`drop_regions`].
 ///
 /// # Complexity
-/// O(n): markup keys, kept words summed bottom-up, one walk for twins that skips their subtrees.
+/// O(n): kept words summed bottom-up, then walks for twins that skip their subtrees, first
+/// over the comment regions alone (a page with fewer than two there is no thread), then, on a
+/// thread, over the page; a markup key costs the attributes of three elements.
 pub fn keep_replies(
     dom: &Dom,
     visible: &[bool],
@@ -161,7 +187,6 @@ pub fn keep_replies(
         return false;
     }
     let n = dom.len();
-    let key = markup_keys(dom);
     let mut words = vec![0u32; n];
     for i in (1..n).rev() {
         if dom.node(i).kind == Kind::Text && visible[i] && keep[i] {
@@ -174,27 +199,21 @@ pub fn keep_replies(
     let end = dom.node(main).end as usize;
     let posts: FxHashSet<u64> = (main + 1..end)
         .filter(|&d| {
-            key[d] != 0
-                && visible[d]
-                && words[d] >= MIN_POST_WORDS
-                && groups_in[d] & COMMENT_GROUP_BIT == 0
+            visible[d] && words[d] >= MIN_POST_WORDS && groups_in[d] & COMMENT_GROUP_BIT == 0
         })
-        .map(|d| key[d])
+        .map(|d| markup_key(dom, d))
+        .filter(|&k| k != 0)
         .collect();
     if posts.is_empty() {
         return false;
     }
-    let mut twins = Vec::new();
-    let mut i = 0;
-    while i < n {
-        let holds_main = i <= main && main < dom.node(i).end as usize;
-        if key[i] != 0 && visible[i] && words[i] == 0 && !holds_main && posts.contains(&key[i]) {
-            twins.push(i);
-            i = dom.node(i).end as usize;
-        } else {
-            i += 1;
-        }
+    // A twin outside the regions may hold ones inside (which then do not count): the first walk
+    // finds at least as many as the second counts, so it can only rule a thread out.
+    let (v, g, w) = (visible, groups_in, &words[..]);
+    if twins_of(dom, v, g, w, &posts, main, true).len() < MIN_REPLY_TWINS {
+        return false;
     }
+    let twins = twins_of(dom, v, g, w, &posts, main, false);
     let replies = twins
         .iter()
         .filter(|&&t| groups_in[t] & COMMENT_GROUP_BIT != 0)
