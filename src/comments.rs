@@ -44,40 +44,56 @@ pub const MIN_REPLY_TWINS: usize = 2;
 /// Kept words of a main-content element whose markup a reply may share (a post, not a label).
 pub const MIN_POST_WORDS: u32 = 20;
 
+/// The page's regions: per node, the class-name groups of the node and its ancestors
+/// (`groups_in`), except that code lies in the regions of its nearest ancestor outside code:
+/// names inside `<pre>`, `<code>` and `<xmp>` are a syntax highlighter's (`hljs-comment`), not
+/// regions. Every rule of this module reads them.
+pub struct Regions {
+    /// Per node, its regions' group bits.
+    pub groups: Vec<u32>,
+    /// The groups the page has (below the root): a rule for a group the page lacks costs nothing.
+    pub present: u32,
+}
+
+impl Regions {
+    /// The regions of `dom` from its `groups_in`. O(n): one top-down pass.
+    pub fn new(dom: &Dom, groups_in: &[u32]) -> Regions {
+        let n = dom.len();
+        let mut in_code = vec![false; n];
+        let mut groups = groups_in.to_vec();
+        let mut present = 0u32;
+        for i in 1..n {
+            let node = dom.node(i);
+            let p = node.parent as usize;
+            in_code[i] = in_code[p] || node.kind == Kind::Element && node.tag.is_code();
+            if in_code[i] {
+                groups[i] = groups[p];
+            }
+            present |= groups[i];
+        }
+        Regions { groups, present }
+    }
+}
+
 /// Clears `keep` on the text nodes inside the regions of each pass in turn (the nodes whose
-/// `groups_in`, the class-name groups of a node and its ancestors, has one of the pass's bits)
-/// when the visible text nodes kept outside them hold at least [`MIN_ARTICLE_WORDS`] words;
-/// returns how many kept visible text nodes it cleared. A pass is its bits and, optionally, a
-/// node (the page's title heading) whose region it spares: the subtree of the outermost region
-/// element holding that node. `keep` is per node (text nodes are read and cleared, elements left
-/// alone). Names inside `<pre>`, `<code>` and `<xmp>` are a syntax highlighter's
-/// (`hljs-comment`), not regions: code lies in the regions of its nearest ancestor outside code.
+/// [`Regions`] group bits have one of the pass's bits) when the visible text nodes kept outside
+/// them hold at least [`MIN_ARTICLE_WORDS`] words; returns how many kept visible text nodes it
+/// cleared. A pass is its bits and, optionally, a node (the page's title heading) whose region
+/// it spares: the subtree of the outermost region element holding that node. `keep` is per node
+/// (text nodes are read and cleared, elements left alone).
 ///
 /// # Complexity
-/// O(n) for the code's regions, then O(n) per pass of a group the page has: one walk to count,
-/// one to clear.
+/// O(n) per pass of a group the page has: one walk to count, one to clear.
 pub fn drop_regions(
     dom: &Dom,
     visible: &[bool],
     counts: &[Counts],
-    groups_in: &[u32],
+    regions: &Regions,
     passes: &[(u32, Option<usize>)],
     keep: &mut [bool],
 ) -> usize {
     let n = dom.len();
-    let mut in_code = vec![false; n];
-    let mut groups = groups_in.to_vec();
-    // The groups found on the page: a pass for a group the page lacks costs nothing.
-    let mut present = 0u32;
-    for i in 1..n {
-        let node = dom.node(i);
-        let p = node.parent as usize;
-        in_code[i] = in_code[p] || node.kind == Kind::Element && node.tag.is_code();
-        if in_code[i] {
-            groups[i] = groups[p];
-        }
-        present |= groups[i];
-    }
+    let Regions { groups, present } = regions;
     let is_kept_text =
         |keep: &[bool], i: usize| dom.node(i).kind == Kind::Text && visible[i] && keep[i];
     let mut cleared = 0;
@@ -136,7 +152,7 @@ fn markup_key(dom: &Dom, i: usize) -> u64 {
 fn twins_of(
     dom: &Dom,
     visible: &[bool],
-    groups_in: &[u32],
+    groups: &[u32],
     words: &[u32],
     posts: &FxHashSet<u64>,
     main: usize,
@@ -150,7 +166,7 @@ fn twins_of(
             && visible[i]
             && words[i] == 0
             && !(i <= main && main < node.end as usize)
-            && (!in_comments || groups_in[i] & COMMENT_GROUP_BIT != 0);
+            && (!in_comments || groups[i] & COMMENT_GROUP_BIT != 0);
         if tried && posts.contains(&markup_key(dom, i)) {
             twins.push(i);
             i = node.end as usize;
@@ -178,14 +194,15 @@ pub fn keep_replies(
     dom: &Dom,
     visible: &[bool],
     counts: &[Counts],
-    groups_in: &[u32],
+    regions: &Regions,
     scored: impl Fn(usize) -> bool,
     main: usize,
     keep: &mut [bool],
 ) -> bool {
-    if !groups_in.iter().any(|&g| g & COMMENT_GROUP_BIT != 0) {
+    if regions.present & COMMENT_GROUP_BIT == 0 {
         return false;
     }
+    let groups = &regions.groups;
     let n = dom.len();
     let mut words = vec![0u32; n];
     for i in (1..n).rev() {
@@ -198,9 +215,7 @@ pub fn keep_replies(
     }
     let end = dom.node(main).end as usize;
     let posts: FxHashSet<u64> = (main + 1..end)
-        .filter(|&d| {
-            visible[d] && words[d] >= MIN_POST_WORDS && groups_in[d] & COMMENT_GROUP_BIT == 0
-        })
+        .filter(|&d| visible[d] && words[d] >= MIN_POST_WORDS && groups[d] & COMMENT_GROUP_BIT == 0)
         .map(|d| markup_key(dom, d))
         .filter(|&k| k != 0)
         .collect();
@@ -209,14 +224,14 @@ pub fn keep_replies(
     }
     // A twin outside the regions may hold ones inside (which then do not count): the first walk
     // finds at least as many as the second counts, so it can only rule a thread out.
-    let (v, g, w) = (visible, groups_in, &words[..]);
+    let (v, g, w) = (visible, &groups[..], &words[..]);
     if twins_of(dom, v, g, w, &posts, main, true).len() < MIN_REPLY_TWINS {
         return false;
     }
     let twins = twins_of(dom, v, g, w, &posts, main, false);
     let replies = twins
         .iter()
-        .filter(|&&t| groups_in[t] & COMMENT_GROUP_BIT != 0)
+        .filter(|&&t| groups[t] & COMMENT_GROUP_BIT != 0)
         .count();
     if replies < MIN_REPLY_TWINS {
         return false;
@@ -233,7 +248,7 @@ pub fn keep_replies(
 
 /// Whether the kept text is the page's chrome alone: at least one kept word, fewer than
 /// [`MIN_ARTICLE_WORDS`], every one inside a navigation, complementary, banner or content-info
-/// landmark ([`CHROME_LANDMARK_BITS`] of `groups_in`). A script-rendered shell serves its
+/// landmark ([`CHROME_LANDMARK_BITS`] of the [`Regions`]). A script-rendered shell serves its
 /// footer and menus and nothing else; a page with its own short text, or whose article sits in
 /// a landmark (an unclosed `<header>`), has words outside them or as many as an article.
 /// `keep` as in [`drop_regions`].
@@ -244,13 +259,13 @@ pub fn only_chrome(
     dom: &Dom,
     visible: &[bool],
     counts: &[Counts],
-    groups_in: &[u32],
+    regions: &Regions,
     keep: &[bool],
 ) -> bool {
     let mut words = 0u32;
     for i in 0..dom.len() {
         if dom.node(i).kind == Kind::Text && visible[i] && keep[i] && counts[i].words > 0 {
-            if groups_in[i] & CHROME_LANDMARK_BITS == 0 {
+            if regions.groups[i] & CHROME_LANDMARK_BITS == 0 {
                 return false;
             }
             words += counts[i].words;

@@ -2,7 +2,7 @@
 
 use crate::classify::Model;
 use crate::comments::{
-    drop_regions, keep_replies, only_chrome, ASIDE_LANDMARK_BIT, COMMENT_GROUP_BIT,
+    drop_regions, keep_replies, only_chrome, Regions, ASIDE_LANDMARK_BIT, COMMENT_GROUP_BIT,
     GALLERY_GROUP_BIT, INLINE_CHROME_BITS, PAGE_LANDMARK_BIT, RELATED_GROUP_BIT,
 };
 use crate::config::Deadline;
@@ -163,24 +163,19 @@ impl Analysis {
         ];
         // A forum thread's replies are content: then, as with `keep_comments`, the comment
         // threads' pass (the first) is skipped.
+        let regions = Regions::new(dom, &f.groups_in);
         let y = &self.segmentation.y;
         let thread = !self.keep_comments
             && self.segmentation.main.is_some_and(|main| {
                 let scored = |i: usize| !y[i].is_nan();
                 keep_replies(
-                    dom,
-                    &f.visible,
-                    &f.counts,
-                    &f.groups_in,
-                    scored,
-                    main,
-                    &mut mask,
+                    dom, &f.visible, &f.counts, &regions, scored, main, &mut mask,
                 )
             });
         let passes = &passes[(self.keep_comments || thread) as usize..];
-        drop_regions(dom, &f.visible, &f.counts, &f.groups_in, passes, &mut mask);
+        drop_regions(dom, &f.visible, &f.counts, &regions, passes, &mut mask);
         // A script shell's few kept words are its chrome's: it has no main content.
-        if only_chrome(dom, &f.visible, &f.counts, &f.groups_in, &mask) {
+        if only_chrome(dom, &f.visible, &f.counts, &regions, &mask) {
             return (vec![false; dom.len()], String::new());
         }
         let (keep, text) = self.render_kept(|i| mask[i]);

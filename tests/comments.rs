@@ -9,7 +9,7 @@ mod common;
 
 use pagelevel::classify::Model;
 use pagelevel::comments::{
-    drop_regions, keep_replies, only_chrome, ASIDE_LANDMARK_BIT, COMMENT_GROUP_BIT,
+    drop_regions, keep_replies, only_chrome, Regions, ASIDE_LANDMARK_BIT, COMMENT_GROUP_BIT,
     GALLERY_GROUP_BIT, INLINE_CHROME_BITS, MIN_ARTICLE_WORDS, PAGE_LANDMARK_BIT, RELATED_GROUP_BIT,
 };
 use pagelevel::dom::{Dom, Kind};
@@ -33,12 +33,12 @@ fn words(prefix: &str, n: usize) -> String {
         .join(" ")
 }
 
-/// Runs `f` on the parsed `bytes`, their features and keep flags: every node kept but the
-/// text nodes for which `kept` fails.
+/// Runs `f` on the parsed `bytes`, their features, their regions and keep flags: every node
+/// kept but the text nodes for which `kept` fails.
 fn on_page<R>(
     bytes: &[u8],
     kept: impl Fn(&Dom, &PageFeatures, usize) -> bool,
-    f: impl FnOnce(&Dom, &PageFeatures, Vec<bool>) -> R,
+    f: impl FnOnce(&Dom, &PageFeatures, &Regions, Vec<bool>) -> R,
 ) -> R {
     let page = Page::from_bytes(bytes, None, None, &Limits::default()).unwrap();
     let dom = &page.dom;
@@ -46,7 +46,7 @@ fn on_page<R>(
     let keep = (0..dom.len())
         .map(|i| dom.node(i).kind != Kind::Text || kept(dom, &pf, i))
         .collect();
-    f(dom, &pf, keep)
+    f(dom, &pf, &Regions::new(dom, &pf.groups_in), keep)
 }
 
 /// Whether text node `i` is kept when the text nodes containing `unkept` are not.
@@ -60,15 +60,9 @@ fn dropped_bits(html: &str, unkept: &str, bits: u32) -> (String, bool) {
     on_page(
         html.as_bytes(),
         not_containing(unkept),
-        |dom, pf, mut keep| {
-            let cleared = drop_regions(
-                dom,
-                &pf.visible,
-                &pf.counts,
-                &pf.groups_in,
-                &[(bits, None)],
-                &mut keep,
-            );
+        |dom, pf, regions, mut keep| {
+            let passes = [(bits, None)];
+            let cleared = drop_regions(dom, &pf.visible, &pf.counts, regions, &passes, &mut keep);
             (render_text(dom, &pf.visible, &keep), cleared > 0)
         },
     )
@@ -527,11 +521,11 @@ fn replies_on(
     kept: impl Fn(&Dom, &PageFeatures, usize) -> bool,
     is_main: impl Fn(&Dom, usize) -> bool,
 ) -> (bool, String, String) {
-    on_page(bytes, kept, |dom, pf, mut keep| {
+    on_page(bytes, kept, |dom, pf, regions, mut keep| {
         let main = (0..dom.len()).find(|&i| is_main(dom, i)).unwrap();
         let before = render_text(dom, &pf.visible, &keep);
-        let (v, c, g) = (&pf.visible, &pf.counts, &pf.groups_in);
-        let thread = keep_replies(dom, v, c, g, |_| true, main, &mut keep);
+        let (v, c) = (&pf.visible, &pf.counts);
+        let thread = keep_replies(dom, v, c, regions, |_| true, main, &mut keep);
         (thread, before, render_text(dom, &pf.visible, &keep))
     })
 }
@@ -652,9 +646,11 @@ fn related_links_leave_an_article_but_its_rest_stays() {
 
 /// [`only_chrome`] on `html` with every text node kept but those containing `unkept`.
 fn chrome_only(html: &str, unkept: &str) -> bool {
-    on_page(html.as_bytes(), not_containing(unkept), |dom, pf, keep| {
-        only_chrome(dom, &pf.visible, &pf.counts, &pf.groups_in, &keep)
-    })
+    on_page(
+        html.as_bytes(),
+        not_containing(unkept),
+        |dom, pf, regions, keep| only_chrome(dom, &pf.visible, &pf.counts, regions, &keep),
+    )
 }
 
 #[test]

@@ -9,11 +9,11 @@ use super::{Dom, Kind, Tag};
 /// `<math>` (its tokens linearise into symbol soup, not words), or an element
 /// with the `hidden` attribute, `aria-hidden="true"`, or an inline `display:none` /
 /// `visibility:hidden`, a `<dialog>` without `open`, a `popover`, or a modal
-/// (`aria-modal="true"`): the browser's first render shows none until a script opens it. Tab panels (`role=tabpanel`)
-/// are shown however they are hidden: the tabs not selected are one click away and belong to
-/// the page's content (documentation's code samples per language); so are the collapsed panels
-/// of accordions and other disclosure controls (`disclosure_panels`). Comments and doctypes
-/// are never visible.
+/// (`aria-modal="true"`): the browser's first render shows none until a script opens it. Tab
+/// panels (`role=tabpanel`) are shown however they are hidden: the tabs not selected are one
+/// click away and belong to the page's content (documentation's code samples per language); so
+/// are the collapsed panels of accordions and other disclosure controls (`disclosure_panels`).
+/// Comments and doctypes are never visible.
 ///
 /// `<noscript>` content is hidden, as for a reader with JavaScript, unless the rest of the
 /// page shows fewer than [`NOSCRIPT_FALLBACK_WORDS`] words and the noscript content adds at
