@@ -7,6 +7,7 @@
 pub mod align;
 pub mod blocks;
 pub mod boost;
+pub mod bypass;
 pub mod comments;
 pub mod config;
 pub mod decode;

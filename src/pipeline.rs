@@ -1,5 +1,6 @@
 //! The whole PageLevel pipeline for one page: features → classifier → smoothing → text.
 
+use crate::bypass::{drop_bypassed, main_start};
 use crate::classify::Model;
 use crate::comments::{
     drop_regions, keep_replies, only_chrome, Regions, ASIDE_LANDMARK_BIT, COMMENT_GROUP_BIT,
@@ -135,7 +136,9 @@ impl Analysis {
     /// ([`crate::repeats`]); unless [`Analysis::keep_comments`] is, the comment thread under an
     /// article is left out (not a forum thread's replies, [`crate::comments::keep_replies`]),
     /// and so are the inline chrome, photo galleries, asides, the page's own header and footer
-    /// and related-link lists around it ([`crate::comments`]).
+    /// and related-link lists around it ([`crate::comments`]). What precedes the start of the
+    /// main content by the page's own account (a skip link's target, else `<main>`), above the
+    /// title heading, is left out too ([`crate::bypass`]).
     pub fn main_text(&self) -> String {
         self.main_keep().1
     }
@@ -174,6 +177,17 @@ impl Analysis {
             });
         let passes = &passes[(self.keep_comments || thread) as usize..];
         drop_regions(dom, &f.visible, &f.counts, &regions, passes, &mut mask);
+        // What precedes the start of the main content by the page's own account is chrome.
+        if let Some(start) = main_start(dom) {
+            drop_bypassed(
+                dom,
+                &f.visible,
+                &f.counts,
+                start,
+                f.title_heading,
+                &mut mask,
+            );
+        }
         // A script shell's few kept words are its chrome's: it has no main content.
         if only_chrome(dom, &f.visible, &f.counts, &regions, &mask) {
             return (vec![false; dom.len()], String::new());

@@ -1,0 +1,203 @@
+//! Bypass blocks: what a page itself says comes before its main content.
+//!
+//! Accessible pages let a reader skip the blocks repeated on every page (WCAG 2.4.1, "Bypass
+//! Blocks"): a "Skip to main content" link near the top points at where the main content starts,
+//! and HTML's `<main>` (or `role=main`) element marks that content. Whatever precedes that start
+//! in document order is the page's chrome by the page's own account: banners, promotion bars,
+//! menus. [`main_start`] finds the start (the skip link's target, else the first main landmark)
+//! and [`drop_bypassed`] drops the kept text before it, sparing the page's title heading and what
+//! follows it (a title and its lead often sit above `<main>`).
+
+use crate::dom::{Dom, Kind, Tag};
+use crate::features::Counts;
+
+/// Kept words from the main content's start on that make the page's own account trusted: with
+/// fewer, the start misleads (an empty `<main>` filled by script) and nothing is dropped.
+pub const MIN_MAIN_WORDS: u32 = 20;
+
+/// Most words of a skip link's text.
+const MAX_LINK_WORDS: usize = 8;
+
+/// Skip links' texts to the main content, lowercase, in the languages most pages are written in
+/// (a link's text is compared whole, up to a comma or bracket: "Skip to content feed" and "Skip
+/// to related content" are not among them).
+const SKIP_TEXTS: &[&str] = &[
+    "skip to content",
+    "skip to main content",
+    "skip to the content",
+    "skip to the main content",
+    "skip to main",
+    "skip to primary content",
+    "skip to article",
+    "skip to the article",
+    "skip navigation",
+    "skip to navigation content",
+    "jump to content",
+    "jump to main content",
+    "go to content",
+    "go to main content",
+    "zum inhalt",
+    "zum inhalt springen",
+    "direkt zum inhalt",
+    "zum hauptinhalt",
+    "zum hauptinhalt springen",
+    "aller au contenu",
+    "aller au contenu principal",
+    "passer au contenu",
+    "passer au contenu principal",
+    "saltar al contenido",
+    "saltar al contenido principal",
+    "ir al contenido",
+    "ir al contenido principal",
+    "salta al contenuto",
+    "salta al contenuto principale",
+    "vai al contenuto",
+    "ir para o conteúdo",
+    "ir para o conteúdo principal",
+    "pular para o conteúdo",
+    "naar de inhoud",
+    "ga naar de inhoud",
+    "ga naar inhoud",
+    "przejdź do treści",
+    "перейти к содержимому",
+    "перейти к основному содержанию",
+];
+
+/// Whether `text` (a link's text) is a skip link's to the main content: lowercased, cut at the
+/// first comma or bracket ("Skip to main content, accesskey 's'"), with trailing punctuation and
+/// runs of spaces dropped, it is one of [`SKIP_TEXTS`]. O(length).
+pub fn is_skip_text(text: &str) -> bool {
+    let head = text.split([',', '(', '[', '|']).next().unwrap_or("");
+    let words: Vec<String> = head
+        .split_whitespace()
+        .map(str::to_lowercase)
+        .filter(|w| w.chars().any(char::is_alphanumeric))
+        .collect();
+    if words.is_empty() || words.len() > MAX_LINK_WORDS {
+        return false;
+    }
+    let mut joined = words.join(" ");
+    joined.truncate(
+        joined
+            .trim_end_matches(|c: char| !c.is_alphanumeric())
+            .len(),
+    );
+    SKIP_TEXTS.contains(&joined.as_str())
+}
+
+/// Skip links tried for a target: the first few; a page has one or two.
+const MAX_SKIP_LINKS: usize = 4;
+
+/// Where the page's main content starts by its own account: the target of its first skip link
+/// to the main content (an `<a href="#id">` whose text [`is_skip_text`]; the first element with
+/// that `id` after the link), else its first `<main>` or `role=main` element. `None` when it has
+/// neither.
+///
+/// # Complexity
+/// O(n): one walk for the links (a link's subtree is read once, for its text), one for the ids.
+pub fn main_start(dom: &Dom) -> Option<usize> {
+    let n = dom.len();
+    let mut links: Vec<(usize, &str)> = Vec::new();
+    let mut main = None;
+    let mut i = 0;
+    while i < n && links.len() < MAX_SKIP_LINKS {
+        let node = dom.node(i);
+        if node.kind != Kind::Element {
+            i += 1;
+            continue;
+        }
+        if main.is_none() && is_main_landmark(dom, i) {
+            main = Some(i);
+        }
+        let id = (node.tag == Tag::A)
+            .then(|| dom.attr(i, "href"))
+            .flatten()
+            .and_then(|h| h.trim().strip_prefix('#'))
+            .filter(|id| !id.is_empty());
+        let Some(id) = id else {
+            i += 1;
+            continue;
+        };
+        let end = node.end as usize;
+        let mut text = String::new();
+        for t in (i..end).filter(|&t| dom.node(t).kind == Kind::Text) {
+            text.push_str(dom.text(t));
+            text.push(' ');
+        }
+        if is_skip_text(&text) {
+            links.push((end, id));
+        }
+        i = end;
+    }
+    if !links.is_empty() {
+        let first = links[0].0;
+        let mut target: Option<(usize, usize)> = None; // (link rank, element)
+        for t in first..n {
+            if dom.node(t).kind != Kind::Element {
+                continue;
+            }
+            let Some(id) = dom.attr(t, "id") else {
+                continue;
+            };
+            let rank = links
+                .iter()
+                .position(|&(after, want)| t >= after && want == id);
+            if let Some(r) = rank.filter(|&r| target.is_none_or(|(best, _)| r < best)) {
+                target = Some((r, t));
+                if r == 0 {
+                    break;
+                }
+            }
+        }
+        if let Some((_, t)) = target {
+            return Some(t);
+        }
+    }
+    main.or_else(|| (i..n).find(|&j| is_main_landmark(dom, j)))
+}
+
+/// Whether node `i` is a `<main>` element or has the `main` role.
+fn is_main_landmark(dom: &Dom, i: usize) -> bool {
+    let node = dom.node(i);
+    node.kind == Kind::Element
+        && (node.tag == Tag::MAIN
+            || dom.attr(i, "role").is_some_and(|r| {
+                r.split_ascii_whitespace()
+                    .any(|r| r.eq_ignore_ascii_case("main"))
+            }))
+}
+
+/// Clears `keep` on the text nodes before the main content's `start` (see [`main_start`]) and
+/// before the page's `title` heading, when the visible text nodes kept from there on hold at
+/// least [`MIN_MAIN_WORDS`] words; returns how many kept visible text nodes it cleared. `keep`
+/// is per node (text nodes are read and cleared, elements left alone).
+///
+/// # Complexity
+/// O(n): one walk to count, one to clear.
+pub fn drop_bypassed(
+    dom: &Dom,
+    visible: &[bool],
+    counts: &[Counts],
+    start: usize,
+    title: Option<usize>,
+    keep: &mut [bool],
+) -> usize {
+    let from = title.map_or(start, |h| h.min(start));
+    let is_kept_text =
+        |keep: &[bool], i: usize| dom.node(i).kind == Kind::Text && visible[i] && keep[i];
+    let kept: u64 = (from..dom.len())
+        .filter(|&i| is_kept_text(keep, i))
+        .map(|i| counts[i].words as u64)
+        .sum();
+    if kept < MIN_MAIN_WORDS as u64 {
+        return 0;
+    }
+    let mut cleared = 0;
+    for i in 0..from {
+        if dom.node(i).kind == Kind::Text {
+            cleared += is_kept_text(keep, i) as usize;
+            keep[i] = false;
+        }
+    }
+    cleared
+}

@@ -1,0 +1,233 @@
+//! Bypass blocks (`pagelevel::bypass`): skip links' texts, where a page says its main content
+//! starts (a skip link's target, else `<main>` or `role=main`), the kept text dropped before it
+//! (not the title heading and its lead, not when too little is kept after it), a
+//! 1,000,000-deep page, and a real page through the pipeline.
+
+mod common;
+
+use pagelevel::bypass::{drop_bypassed, is_skip_text, main_start, MIN_MAIN_WORDS};
+use pagelevel::classify::Model;
+use pagelevel::dom::Kind;
+use pagelevel::extract::render_text;
+use pagelevel::features::{self, FeatureOptions};
+use pagelevel::pipeline::{analyze, Options};
+use pagelevel::{Limits, Page};
+
+/// `n` distinct words `w0 w1 …`.
+fn words(prefix: &str, n: usize) -> String {
+    (0..n)
+        .map(|k| format!("{prefix}{k}"))
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+fn parse(html: &str) -> Page {
+    Page::from_bytes(html.as_bytes(), None, None, &Limits::default()).unwrap()
+}
+
+/// The `id` of the element where `html` says its main content starts.
+fn start_id(html: &str) -> Option<String> {
+    let page = parse(html);
+    let dom = &page.dom;
+    main_start(dom).map(|i| dom.attr(i, "id").unwrap_or(dom.tag_name(i)).to_string())
+}
+
+/// The page's visible text after `drop_bypassed` from every text node kept, and how many kept
+/// text nodes were cleared.
+fn bypassed(html: &str) -> (String, usize) {
+    let page = parse(html);
+    let dom = &page.dom;
+    let pf = features::compute(dom, None, &FeatureOptions::default());
+    let mut keep = vec![true; dom.len()];
+    let cleared = match main_start(dom) {
+        Some(start) => drop_bypassed(
+            dom,
+            &pf.visible,
+            &pf.counts,
+            start,
+            pf.title_heading,
+            &mut keep,
+        ),
+        None => 0,
+    };
+    (render_text(dom, &pf.visible, &keep), cleared)
+}
+
+#[test]
+fn skip_texts_are_whole_phrases() {
+    for yes in [
+        "Skip to main content",
+        "Skip to content »",
+        "  Skip   to\ncontent. ",
+        "Skip to main content, accesskey 's'",
+        "Skip to content (Press Enter)",
+        "Skip navigation",
+        "Jump to content",
+        "Zum Inhalt springen",
+        "Aller au contenu principal",
+    ] {
+        assert!(is_skip_text(yes), "{yes}");
+    }
+    for no in [
+        "Skip to search",
+        "Skip to navigation",
+        "Skip to footer",
+        "Skip to related content",
+        "Skip to content feed",
+        "skip",
+        "Content",
+        "",
+        "Read on: skip to content",
+    ] {
+        assert!(!is_skip_text(no), "{no}");
+    }
+}
+
+#[test]
+fn main_starts_at_the_skip_links_target_else_at_main() {
+    let skip = |href: &str, text: &str| format!("<a href=\"{href}\">{text}</a>");
+    let page = |links: &str| {
+        format!(
+            "<body>{links}<div id=top>Banner</div><nav id=nav>Menu</nav>\
+             <main id=m><div id=content>Story</div></main></body>"
+        )
+    };
+    // The target of the skip link, not the first <main>.
+    let html = page(&skip("#content", "Skip to main content"));
+    assert_eq!(start_id(&html).as_deref(), Some("content"));
+    // A skip link elsewhere (to the navigation), or to a missing id: the main landmark.
+    let html = page(&skip("#nav", "Skip to navigation"));
+    assert_eq!(start_id(&html).as_deref(), Some("m"));
+    let html = page(&skip("#gone", "Skip to content"));
+    assert_eq!(start_id(&html).as_deref(), Some("m"));
+    // The first link whose target exists wins; a bare "#" is no target.
+    let links = skip("#", "Skip to content") + &skip("#gone", "Skip to content");
+    let html = page(&(links + &skip("#top", "Skip navigation")));
+    assert_eq!(start_id(&html).as_deref(), Some("top"));
+    // A target before its link is not where the content starts.
+    let html = "<body><div id=c>Story</div><a href=#c>Skip to content</a><p>Foot</p></body>";
+    assert_eq!(start_id(html), None);
+    // role=main, matched as a token of the attribute.
+    let html = "<body><p>Menu</p><div role=\"region MAIN\" id=r>Story</div></body>";
+    assert_eq!(start_id(html).as_deref(), Some("r"));
+    assert_eq!(start_id("<body><p>Only text</p></body>"), None);
+}
+
+/// A promotion bar and a menu, then `<main>` holding a title and `n` words.
+fn promo_page(n: usize, title_in_main: bool) -> String {
+    let title = "<h1>Custom set terms</h1>";
+    let (before, inside) = match title_in_main {
+        true => ("", title),
+        false => (title, ""),
+    };
+    format!(
+        "<html><head><title>Custom set terms</title></head><body>\
+         <a class=sr-only href=#main>Skip to main content</a>\
+         <div class=promo-bar><p>Free shipping on orders over forty dollars</p></div>\
+         <ul><li><a href=/a>Skincare</a></li><li><a href=/b>Makeup</a></li></ul>\
+         {before}<p>Lead paragraph above the main element</p>\
+         <main id=main>{inside}<p>{}</p></main><footer>Footer words</footer></body></html>",
+        words("a", n),
+    )
+}
+
+#[test]
+fn text_before_the_main_content_goes_but_not_the_title_and_its_lead() {
+    // Title inside <main>: everything before <main> goes (banner, menu, the lead above it).
+    let (text, cleared) = bypassed(&promo_page(30, true));
+    assert!(cleared >= 4, "{cleared}");
+    for gone in [
+        "Free shipping",
+        "Skincare",
+        "Makeup",
+        "Lead paragraph",
+        "Skip to",
+    ] {
+        assert!(!text.contains(gone), "{gone}: {text}");
+    }
+    assert!(
+        text.contains("Custom set terms") && text.contains("a29"),
+        "{text}"
+    );
+    // Nothing after the start is touched: the footer is other rules' business.
+    assert!(text.contains("Footer words"), "{text}");
+    // Title above <main>: the title and its lead stay, what precedes the title goes.
+    let (text, _) = bypassed(&promo_page(30, false));
+    assert!(
+        !text.contains("Free shipping") && !text.contains("Makeup"),
+        "{text}"
+    );
+    assert!(
+        text.contains("Custom set terms") && text.contains("Lead paragraph"),
+        "{text}"
+    );
+}
+
+#[test]
+fn too_little_kept_after_the_start_drops_nothing() {
+    // From <main> on the page keeps the title (3 words), n words and the footer (2):
+    // MIN_MAIN_WORDS needs 3 + n + 2 ≥ 20, so n = 14 is one short.
+    let under = MIN_MAIN_WORDS as usize - 6;
+    let (text, cleared) = bypassed(&promo_page(under, true));
+    assert_eq!(cleared, 0);
+    assert!(text.contains("Free shipping"), "{text}");
+    let (text, cleared) = bypassed(&promo_page(under + 1, true));
+    assert!(cleared > 0);
+    assert!(!text.contains("Free shipping"), "{text}");
+    // Only kept text counts: with <main>'s text not kept, nothing goes.
+    let html = promo_page(100, true);
+    let page = parse(&html);
+    let dom = &page.dom;
+    let pf = features::compute(dom, None, &FeatureOptions::default());
+    let start = main_start(dom).unwrap();
+    let mut keep: Vec<bool> = (0..dom.len())
+        .map(|i| dom.node(i).kind != Kind::Text || i < start)
+        .collect();
+    let cleared = drop_bypassed(dom, &pf.visible, &pf.counts, start, None, &mut keep);
+    assert_eq!(cleared, 0);
+}
+
+#[test]
+fn million_deep_page() {
+    let depth = 1_000_000;
+    let mut html = String::with_capacity(depth * 6 + 256);
+    html.push_str("<body><a href=#story>Skip to content</a><p>Banner text</p>");
+    for _ in 0..depth {
+        html.push_str("<span>");
+    }
+    html.push_str(&format!("<div id=story>{}</div>", words("a", 30)));
+    let (text, cleared) = bypassed(&html);
+    assert!(cleared > 0);
+    assert!(
+        !text.contains("Banner text") && text.contains("a29"),
+        "{text}"
+    );
+}
+
+#[test]
+fn real_page_loses_its_promotion_bar() {
+    // glossier.com (WCXB 4759): a carousel of 21 shipping offers (`promo-bar`, hidden by a
+    // class that only the stylesheet reads) before `<main role="main">`, which a skip link
+    // targets (`#main`). With every node judged content, so that the rule and not the model
+    // decides, the offers go and the terms, headed by their title, stay.
+    let Some(data) = common::data_or_skip("real_page_loses_its_promotion_bar") else {
+        return;
+    };
+    let bytes = common::gunzip(&data.join("wcxb-dev/html/4759.html.gz"));
+    let page = Page::from_bytes(&bytes, None, None, &Limits::default()).unwrap();
+    let mut a = analyze(page, Model::embedded(), &Options::default());
+    let seg = &mut a.segmentation;
+    for (t, y) in seg.template.iter_mut().zip(seg.y.iter_mut()) {
+        *t = false;
+        if !y.is_nan() {
+            *y = 0.0;
+        }
+    }
+    let text = a.main_text();
+    assert!(!text.contains("Free standard shipping on orders"), "{text}");
+    assert!(text.contains("Custom Skincare Sets Promo Terms"), "{text}");
+    assert!(
+        text.contains("Receive ten (10)% off your purchase of three (3) to five (5)"),
+        "{text}"
+    );
+}
