@@ -90,26 +90,19 @@ const MAX_SKIP_LINKS: usize = 4;
 
 /// Where the page's main content starts by its own account: the target of its first skip link
 /// to the main content (an `<a href="#id">` whose text [`is_skip_text`]; the first element with
-/// that `id` after the link), else its first `<main>` or `role=main` element. `None` when it has
-/// neither.
+/// that `id` after the link), else `main_landmark`, its first `<main>` or `role=main` element
+/// ([`crate::features::PageFeatures::main_landmark`]). `None` when it has neither.
 ///
 /// # Complexity
-/// O(n): one walk for the links (a link's subtree is read once, for its text), one for the ids.
-pub fn main_start(dom: &Dom) -> Option<usize> {
+/// O(n): one walk for the links (a link's subtree is read once, for its text), and after the
+/// first skip link one for the ids.
+pub fn main_start(dom: &Dom, main_landmark: Option<usize>) -> Option<usize> {
     let n = dom.len();
     let mut links: Vec<(usize, &str)> = Vec::new();
-    let mut main = None;
     let mut i = 0;
     while i < n && links.len() < MAX_SKIP_LINKS {
         let node = dom.node(i);
-        if node.kind != Kind::Element {
-            i += 1;
-            continue;
-        }
-        if main.is_none() && is_main_landmark(dom, i) {
-            main = Some(i);
-        }
-        let id = (node.tag == Tag::A)
+        let id = (node.kind == Kind::Element && node.tag == Tag::A)
             .then(|| dom.attr(i, "href"))
             .flatten()
             .and_then(|h| h.trim().strip_prefix('#'))
@@ -129,42 +122,28 @@ pub fn main_start(dom: &Dom) -> Option<usize> {
         }
         i = end;
     }
-    if !links.is_empty() {
-        let first = links[0].0;
-        let mut target: Option<(usize, usize)> = None; // (link rank, element)
-        for t in first..n {
-            if dom.node(t).kind != Kind::Element {
-                continue;
-            }
-            let Some(id) = dom.attr(t, "id") else {
-                continue;
-            };
-            let rank = links
-                .iter()
-                .position(|&(after, want)| t >= after && want == id);
-            if let Some(r) = rank.filter(|&r| target.is_none_or(|(best, _)| r < best)) {
-                target = Some((r, t));
-                if r == 0 {
-                    break;
-                }
-            }
+    let Some(&(first, _)) = links.first() else {
+        return main_landmark;
+    };
+    let mut target: Option<(usize, usize)> = None; // (link rank, element)
+    for t in first..n {
+        if dom.node(t).kind != Kind::Element {
+            continue;
         }
-        if let Some((_, t)) = target {
-            return Some(t);
+        let Some(id) = dom.attr(t, "id") else {
+            continue;
+        };
+        let rank = links
+            .iter()
+            .position(|&(after, want)| t >= after && want == id);
+        if let Some(r) = rank.filter(|&r| target.is_none_or(|(best, _)| r < best)) {
+            target = Some((r, t));
+            if r == 0 {
+                break;
+            }
         }
     }
-    main.or_else(|| (i..n).find(|&j| is_main_landmark(dom, j)))
-}
-
-/// Whether node `i` is a `<main>` element or has the `main` role.
-fn is_main_landmark(dom: &Dom, i: usize) -> bool {
-    let node = dom.node(i);
-    node.kind == Kind::Element
-        && (node.tag == Tag::MAIN
-            || dom.attr(i, "role").is_some_and(|r| {
-                r.split_ascii_whitespace()
-                    .any(|r| r.eq_ignore_ascii_case("main"))
-            }))
+    target.map(|(_, t)| t).or(main_landmark)
 }
 
 /// Clears `keep` on the text nodes before the main content's `start` (see [`main_start`]) and

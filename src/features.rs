@@ -245,6 +245,9 @@ pub struct PageFeatures {
     /// The title heading: the visible h1–h3 sharing the most distinct words with `<title>`
     /// (see the `title_heading_relation` column); `None` on a page without one.
     pub title_heading: Option<usize>,
+    /// The first `<main>` element or element whose `role` is `main` (HTML's main landmark);
+    /// `None` on a page without one.
+    pub main_landmark: Option<usize>,
     /// The feature rows.
     pub matrix: FeatureMatrix,
 }
@@ -308,7 +311,12 @@ pub fn compute_with_layout(
         wrapped[p].1 += wrapped[i].1;
     }
 
-    let (cls, cls_in, in_main) = class_groups(dom);
+    let ClassGroups {
+        own: cls,
+        inherited: cls_in,
+        in_main,
+        main_landmark,
+    } = class_groups(dom);
     // Content words under the topmost comment-region nodes, each counted once.
     let comment_words: u32 = (1..n)
         .filter(|&i| {
@@ -456,6 +464,7 @@ pub fn compute_with_layout(
         subtree_bytes,
         title_words: title.len,
         title_heading: ctx.heading,
+        main_landmark,
         matrix: FeatureMatrix { data, row_of },
     }
 }
@@ -1020,17 +1029,31 @@ const GROUP_PREFIXES: [&[&str]; NAME_GROUPS] = [
     ],
 ];
 
+/// What [`class_groups`] finds, per node and for the page.
+struct ClassGroups {
+    /// Class-name group bits of the node's own tag, role, id and class.
+    own: Vec<u32>,
+    /// The bits of the node and its ancestors.
+    inherited: Vec<u32>,
+    /// Whether the node lies in a main/article landmark.
+    in_main: Vec<bool>,
+    /// The first main landmark ([`PageFeatures::main_landmark`]).
+    main_landmark: Option<usize>,
+}
+
 /// Per node: its class-name group bits (own tag, role, id and class; of the id and class of
 /// `<html>` and `<body>` only [`PAGE_TYPE_GROUPS`]), the bits of it and its ancestors, and
-/// whether it lies in a main/article landmark. One top-down pass.
+/// whether it lies in a main/article landmark; and the page's first main landmark. One
+/// top-down pass.
 ///
 /// # Complexity
 /// O(n + total length of the distinct id and class values).
-fn class_groups(dom: &Dom) -> (Vec<u32>, Vec<u32>, Vec<bool>) {
+fn class_groups(dom: &Dom) -> ClassGroups {
     let n = dom.len();
     let mut own = vec![0u32; n];
     let mut inherited = vec![0u32; n];
     let mut in_main = vec![false; n];
+    let mut main_landmark = None;
     // Short keys from one page: a fast hash (a page crafted to collide is bounded by the
     // page time limit, as any slow page is).
     let mut memo: FxHashMap<&str, u32> = FxHashMap::default();
@@ -1044,6 +1067,7 @@ fn class_groups(dom: &Dom) -> (Vec<u32>, Vec<u32>, Vec<bool>) {
         }
         let mut bits = 0u32;
         let mut main = matches!(node.tag, Tag::MAIN | Tag::ARTICLE);
+        let mut main_role = false;
         // A header or footer inside an article, main or section is that section's own.
         let page_landmark = match inherited[p] & SECTIONING_BIT {
             0 => PAGE_LANDMARK_BIT,
@@ -1074,7 +1098,8 @@ fn class_groups(dom: &Dom) -> (Vec<u32>, Vec<u32>, Vec<bool>) {
                 }
                 "role" => {
                     let v = v.trim();
-                    main |= v.eq_ignore_ascii_case("main") || v.eq_ignore_ascii_case("article");
+                    main_role = v.eq_ignore_ascii_case("main");
+                    main |= main_role || v.eq_ignore_ascii_case("article");
                     bits |= landmark_role_bits(v);
                     bits |= name_groups(match v {
                         "navigation" | "menubar" | "menu" => "nav",
@@ -1093,8 +1118,16 @@ fn class_groups(dom: &Dom) -> (Vec<u32>, Vec<u32>, Vec<bool>) {
         own[i] = bits;
         inherited[i] = inherited[p] | bits;
         in_main[i] = in_main[p] || main;
+        if main_landmark.is_none() && (node.tag == Tag::MAIN || main_role) {
+            main_landmark = Some(i);
+        }
     }
-    (own, inherited, in_main)
+    ClassGroups {
+        own,
+        inherited,
+        in_main,
+        main_landmark,
+    }
 }
 
 /// The decoding-only landmark bit of a (trimmed) `role` value, any case.

@@ -178,7 +178,7 @@ impl Analysis {
         let passes = &passes[(self.keep_comments || thread) as usize..];
         drop_regions(dom, &f.visible, &f.counts, &regions, passes, &mut mask);
         // What precedes the start of the main content by the page's own account is chrome.
-        if let Some(start) = main_start(dom) {
+        if let Some(start) = main_start(dom, f.main_landmark) {
             drop_bypassed(
                 dom,
                 &f.visible,

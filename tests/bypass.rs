@@ -29,7 +29,9 @@ fn parse(html: &str) -> Page {
 fn start_id(html: &str) -> Option<String> {
     let page = parse(html);
     let dom = &page.dom;
-    main_start(dom).map(|i| dom.attr(i, "id").unwrap_or(dom.tag_name(i)).to_string())
+    let pf = features::compute(dom, None, &FeatureOptions::default());
+    main_start(dom, pf.main_landmark)
+        .map(|i| dom.attr(i, "id").unwrap_or(dom.tag_name(i)).to_string())
 }
 
 /// The page's visible text after `drop_bypassed` from every text node kept, and how many kept
@@ -39,7 +41,7 @@ fn bypassed(html: &str) -> (String, usize) {
     let dom = &page.dom;
     let pf = features::compute(dom, None, &FeatureOptions::default());
     let mut keep = vec![true; dom.len()];
-    let cleared = match main_start(dom) {
+    let cleared = match main_start(dom, pf.main_landmark) {
         Some(start) => drop_bypassed(
             dom,
             &pf.visible,
@@ -107,9 +109,11 @@ fn main_starts_at_the_skip_links_target_else_at_main() {
     // A target before its link is not where the content starts.
     let html = "<body><div id=c>Story</div><a href=#c>Skip to content</a><p>Foot</p></body>";
     assert_eq!(start_id(html), None);
-    // role=main, matched as a token of the attribute.
-    let html = "<body><p>Menu</p><div role=\"region MAIN\" id=r>Story</div></body>";
+    // role=main, in any case; a list of roles takes its first (ARIA), here not main.
+    let html = "<body><p>Menu</p><div role=\" Main \" id=r>Story</div></body>";
     assert_eq!(start_id(html).as_deref(), Some("r"));
+    let html = "<body><p>Menu</p><div role=\"region main\" id=r>Story</div></body>";
+    assert_eq!(start_id(html), None);
     assert_eq!(start_id("<body><p>Only text</p></body>"), None);
 }
 
@@ -179,7 +183,7 @@ fn too_little_kept_after_the_start_drops_nothing() {
     let page = parse(&html);
     let dom = &page.dom;
     let pf = features::compute(dom, None, &FeatureOptions::default());
-    let start = main_start(dom).unwrap();
+    let start = main_start(dom, pf.main_landmark).unwrap();
     let mut keep: Vec<bool> = (0..dom.len())
         .map(|i| dom.node(i).kind != Kind::Text || i < start)
         .collect();
