@@ -7,6 +7,11 @@
 //! menus. [`main_start`] finds the start (the skip link's target, else the first main landmark)
 //! and [`drop_bypassed`] drops the kept text before it, sparing the page's title heading and what
 //! follows it (a title and its lead often sit above `<main>`).
+//!
+//! The start's element is the main content by the same account. When the classifier keeps almost
+//! nothing on the page and little of that element (a listing whose items are short link-heavy
+//! teasers, which look like template to every feature), [`recover_main`] keeps the element's text
+//! instead: the page's word against a model that has lost the page.
 
 use crate::dom::{Dom, Kind, Tag};
 use crate::features::Counts;
@@ -14,6 +19,14 @@ use crate::features::Counts;
 /// Kept words from the main content's start on that make the page's own account trusted: with
 /// fewer, the start misleads (an empty `<main>` filled by script) and nothing is dropped.
 pub const MIN_MAIN_WORDS: u32 = 20;
+
+/// Kept words on the whole page under which the classifier is taken to have lost the main
+/// content ([`recover_main`]): fewer than two short paragraphs.
+pub const RECOVER_BELOW_PAGE_WORDS: u32 = 200;
+
+/// Share of the main content element's words, as a fraction, under which the classifier is taken
+/// to have lost that element ([`recover_main`]).
+pub const RECOVER_BELOW_SHARE: (u32, u32) = (1, 5);
 
 /// Most words of a skip link's text.
 const MAX_LINK_WORDS: usize = 8;
@@ -179,4 +192,47 @@ pub fn drop_bypassed(
         }
     }
     cleared
+}
+
+/// Keeps the text of the main content's element `start` (see [`main_start`]) when the page keeps
+/// fewer than [`RECOVER_BELOW_PAGE_WORDS`] words and the element less than
+/// [`RECOVER_BELOW_SHARE`] of its own: every visible, `scored` text node inside it is set in
+/// `keep`. Returns how many it set (0 when the rule does not fire). Run before the passes that
+/// drop comment threads, chrome and related links, which then apply to what it keeps.
+///
+/// # Complexity
+/// O(n): one walk to count the page's kept words, one over the element.
+pub fn recover_main(
+    dom: &Dom,
+    visible: &[bool],
+    counts: &[Counts],
+    scored: impl Fn(usize) -> bool,
+    start: usize,
+    keep: &mut [bool],
+) -> usize {
+    let is_text = |i: usize| dom.node(i).kind == Kind::Text && visible[i];
+    let words = |i: usize| counts[i].words as u64;
+    let page: u64 = (0..dom.len())
+        .filter(|&i| is_text(i) && keep[i])
+        .map(words)
+        .sum();
+    if page >= RECOVER_BELOW_PAGE_WORDS as u64 {
+        return 0;
+    }
+    let inside = start..dom.node(start).end as usize;
+    let (mut kept, mut all) = (0u64, 0u64);
+    for i in inside.clone().filter(|&i| is_text(i) && scored(i)) {
+        all += words(i);
+        kept += if keep[i] { words(i) } else { 0 };
+    }
+    let (num, den) = RECOVER_BELOW_SHARE;
+    if all == 0 || kept * den as u64 >= all * num as u64 {
+        return 0;
+    }
+    let mut set = 0;
+    for i in inside.filter(|&i| is_text(i) && scored(i)) {
+        set += !keep[i] as usize;
+        keep[i] = true;
+    }
+    set
 }

@@ -1,6 +1,6 @@
 //! The whole PageLevel pipeline for one page: features → classifier → smoothing → text.
 
-use crate::bypass::{drop_bypassed, main_start};
+use crate::bypass::{drop_bypassed, main_start, recover_main};
 use crate::classify::Model;
 use crate::comments::{
     drop_regions, keep_replies, only_chrome, Regions, ASIDE_LANDMARK_BIT, COMMENT_GROUP_BIT,
@@ -138,7 +138,8 @@ impl Analysis {
     /// and so are the inline chrome, photo galleries, asides, the page's own header and footer
     /// and related-link lists around it ([`crate::comments`]). What precedes the start of the
     /// main content by the page's own account (a skip link's target, else `<main>`), above the
-    /// title heading, is left out too ([`crate::bypass`]).
+    /// title heading, is left out too, and that element's text is kept when the page keeps
+    /// almost nothing and little of it ([`crate::bypass`]).
     pub fn main_text(&self) -> String {
         self.main_keep().1
     }
@@ -175,10 +176,16 @@ impl Analysis {
                     dom, &f.visible, &f.counts, &regions, scored, main, &mut mask,
                 )
             });
+        // The start of the main content by the page's own account: its element stands in for a
+        // model that kept almost nothing; what precedes it is chrome.
+        let start = main_start(dom, f.main_landmark);
+        if let Some(start) = start {
+            let scored = |i: usize| !y[i].is_nan();
+            recover_main(dom, &f.visible, &f.counts, scored, start, &mut mask);
+        }
         let passes = &passes[(self.keep_comments || thread) as usize..];
         drop_regions(dom, &f.visible, &f.counts, &regions, passes, &mut mask);
-        // What precedes the start of the main content by the page's own account is chrome.
-        if let Some(start) = main_start(dom, f.main_landmark) {
+        if let Some(start) = start {
             drop_bypassed(
                 dom,
                 &f.visible,

@@ -1,11 +1,12 @@
 //! Bypass blocks (`pagelevel::bypass`): skip links' texts, where a page says its main content
 //! starts (a skip link's target, else `<main>` or `role=main`), the kept text dropped before it
-//! (not the title heading and its lead, not when too little is kept after it), a
-//! 1,000,000-deep page, and a real page through the pipeline.
+//! (not the title heading and its lead, not when too little is kept after it), the start's
+//! element recovered when the page keeps almost nothing of it (and its boundaries), 1,000,000-deep
+//! pages, and real pages through the pipeline.
 
 mod common;
 
-use pagelevel::bypass::{drop_bypassed, is_skip_text, main_start, MIN_MAIN_WORDS};
+use pagelevel::bypass::{drop_bypassed, is_skip_text, main_start, recover_main, MIN_MAIN_WORDS};
 use pagelevel::classify::Model;
 use pagelevel::dom::Kind;
 use pagelevel::extract::render_text;
@@ -234,4 +235,124 @@ fn real_page_loses_its_promotion_bar() {
         text.contains("Receive ten (10)% off your purchase of three (3) to five (5)"),
         "{text}"
     );
+}
+
+/// The page's visible text after `recover_main` from the keep flags of the text nodes for which
+/// `kept` holds (every node scored), and how many text nodes it set.
+fn recovered(html: &str, kept: impl Fn(&str) -> bool) -> (String, usize) {
+    let page = parse(html);
+    let dom = &page.dom;
+    let pf = features::compute(dom, None, &FeatureOptions::default());
+    let mut keep: Vec<bool> = (0..dom.len())
+        .map(|i| dom.node(i).kind != Kind::Text || kept(dom.text(i)))
+        .collect();
+    let set = match main_start(dom, pf.main_landmark) {
+        Some(start) => recover_main(dom, &pf.visible, &pf.counts, |_| true, start, &mut keep),
+        None => 0,
+    };
+    (render_text(dom, &pf.visible, &keep), set)
+}
+
+/// A listing: `outside` words of chrome, then `<main>` with a heading and 20 teasers of 5 words
+/// (103 words), one of them hidden.
+fn listing(outside: usize) -> String {
+    let teasers: String = (0..20)
+        .map(|k| {
+            let hidden = if k == 19 { " hidden" } else { "" };
+            format!("<li{hidden}><a href=/r{k}>Recipe {k} with green sauce</a></li>")
+        })
+        .collect();
+    format!(
+        "<body><div class=top>{}</div><main><h1>Chicken recipes today</h1><ul>{teasers}</ul>\
+         </main></body>",
+        words("c", outside)
+    )
+}
+
+#[test]
+fn a_lost_main_element_is_recovered() {
+    // Kept: the chrome (30 words) and the heading (3 of main's 98 visible words): the page
+    // keeps 33 < 200 words, main 3 < 98 / 5. Every visible teaser comes back, not the hidden one.
+    let kept = |t: &str| t.starts_with('c') || t.contains("Chicken");
+    let (text, set) = recovered(&listing(30), kept);
+    assert_eq!(set, 19, "{text}");
+    assert!(
+        text.contains("Recipe 0 with") && text.contains("Recipe 18 with"),
+        "{text}"
+    );
+    assert!(!text.contains("Recipe 19"), "{text}");
+    // Nothing kept at all: the same.
+    let (_, set) = recovered(&listing(30), |_| false);
+    assert_eq!(set, 20);
+}
+
+#[test]
+fn recovery_needs_a_lost_page_and_a_lost_main() {
+    // The page keeps 197 + 3 = 200 words: not lost, nothing set; at 196 + 3 it is.
+    let kept = |t: &str| t.starts_with('c') || t.contains("Chicken");
+    let (_, set) = recovered(&listing(197), kept);
+    assert_eq!(set, 0);
+    let (_, set) = recovered(&listing(196), kept);
+    assert_eq!(set, 19);
+    // Main keeps 4 teasers (20 of its 98 visible words, 1/5 rounded up): not lost. 3 is.
+    let some = |n: usize| {
+        move |t: &str| {
+            t.starts_with('c') || (0..n).any(|k| t == format!("Recipe {k} with green sauce"))
+        }
+    };
+    let (_, set) = recovered(&listing(10), some(4));
+    assert_eq!(set, 0);
+    let (_, set) = recovered(&listing(10), some(3));
+    assert!(set > 0);
+    // No main element, no skip link: nothing.
+    let html = listing(10)
+        .replace("<main>", "<div>")
+        .replace("</main>", "</div>");
+    let (_, set) = recovered(&html, |_| false);
+    assert_eq!(set, 0);
+}
+
+#[test]
+fn million_deep_main_is_recovered() {
+    let depth = 1_000_000;
+    let mut html = String::with_capacity(depth * 6 + 256);
+    html.push_str("<body><p>Banner text</p><main>");
+    for _ in 0..depth {
+        html.push_str("<span>");
+    }
+    html.push_str(&words("a", 30));
+    let (text, set) = recovered(&html, |_| false);
+    assert_eq!(set, 1);
+    assert!(text.contains("a29") && !text.contains("Banner"), "{text}");
+}
+
+#[test]
+fn real_listing_judged_template_in_main_keeps_its_main_element() {
+    // A recipe listing (WCXB 4636): 370 words of gold in recipe cards (titles and "28 reviews /
+    // 4.9 average" lines) inside `<main>`. With every node inside <main> judged template and
+    // every node outside it content (the page's header and footer, under 200 words), the rule
+    // recovers the cards; without it the answer would be the header and footer alone.
+    let Some(data) =
+        common::data_or_skip("real_listing_judged_template_in_main_keeps_its_main_element")
+    else {
+        return;
+    };
+    let bytes = common::gunzip(&data.join("wcxb-dev/html/4636.html.gz"));
+    let page = Page::from_bytes(&bytes, None, None, &Limits::default()).unwrap();
+    let mut a = analyze(page, Model::embedded(), &Options::default());
+    let main = a.features.main_landmark.expect("4636 has a <main>");
+    let inside = main..a.page.dom.node(main).end as usize;
+    let seg = &mut a.segmentation;
+    for (i, (t, y)) in seg.template.iter_mut().zip(seg.y.iter_mut()).enumerate() {
+        *t = inside.contains(&i);
+        if !y.is_nan() {
+            *y = *t as u8 as f32;
+        }
+    }
+    let text = a.main_text();
+    assert!(
+        text.contains("Banza Chicken Bowls with Calabrian Chili Sauce"),
+        "{text}"
+    );
+    assert!(text.contains("28 reviews / 4.9 average"), "{text}");
 }
