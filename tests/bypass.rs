@@ -7,11 +7,10 @@
 mod common;
 
 use pagelevel::bypass::{drop_bypassed, is_skip_text, main_start, recover_main, MIN_MAIN_WORDS};
-use pagelevel::classify::Model;
 use pagelevel::dom::Kind;
 use pagelevel::extract::render_text;
 use pagelevel::features::{self, FeatureOptions};
-use pagelevel::pipeline::{analyze, Options};
+use pagelevel::pipeline::Options;
 use pagelevel::{Limits, Page};
 
 /// `n` distinct words `w0 w1 …`.
@@ -23,7 +22,11 @@ fn words(prefix: &str, n: usize) -> String {
 }
 
 fn parse(html: &str) -> Page {
-    Page::from_bytes(html.as_bytes(), None, None, &Limits::default()).unwrap()
+    parse_bytes(html.as_bytes())
+}
+
+fn parse_bytes(bytes: &[u8]) -> Page {
+    Page::from_bytes(bytes, None, None, &Limits::default()).unwrap()
 }
 
 /// The `id` of the element where `html` says its main content starts.
@@ -192,15 +195,22 @@ fn too_little_kept_after_the_start_drops_nothing() {
     assert_eq!(cleared, 0);
 }
 
+/// `before`, then `open`, a million nested spans, and `inner`.
+fn million_deep(before: &str, inner: &str) -> String {
+    let depth = 1_000_000;
+    let mut html = String::with_capacity(depth * 6 + before.len() + inner.len());
+    html.push_str(before);
+    html.push_str(&"<span>".repeat(depth));
+    html.push_str(inner);
+    html
+}
+
 #[test]
 fn million_deep_page() {
-    let depth = 1_000_000;
-    let mut html = String::with_capacity(depth * 6 + 256);
-    html.push_str("<body><a href=#story>Skip to content</a><p>Banner text</p>");
-    for _ in 0..depth {
-        html.push_str("<span>");
-    }
-    html.push_str(&format!("<div id=story>{}</div>", words("a", 30)));
+    let html = million_deep(
+        "<body><a href=#story>Skip to content</a><p>Banner text</p>",
+        &format!("<div id=story>{}</div>", words("a", 30)),
+    );
     let (text, cleared) = bypassed(&html);
     assert!(cleared > 0);
     assert!(
@@ -219,16 +229,7 @@ fn real_page_loses_its_promotion_bar() {
         return;
     };
     let bytes = common::gunzip(&data.join("wcxb-dev/html/4759.html.gz"));
-    let page = Page::from_bytes(&bytes, None, None, &Limits::default()).unwrap();
-    let mut a = analyze(page, Model::embedded(), &Options::default());
-    let seg = &mut a.segmentation;
-    for (t, y) in seg.template.iter_mut().zip(seg.y.iter_mut()) {
-        *t = false;
-        if !y.is_nan() {
-            *y = 0.0;
-        }
-    }
-    let text = a.main_text();
+    let text = common::main_text_judged(&bytes, &Options::default(), |_, _| false);
     assert!(!text.contains("Free standard shipping on orders"), "{text}");
     assert!(text.contains("Custom Skincare Sets Promo Terms"), "{text}");
     assert!(
@@ -314,13 +315,7 @@ fn recovery_needs_a_lost_page_and_a_lost_main() {
 
 #[test]
 fn million_deep_main_is_recovered() {
-    let depth = 1_000_000;
-    let mut html = String::with_capacity(depth * 6 + 256);
-    html.push_str("<body><p>Banner text</p><main>");
-    for _ in 0..depth {
-        html.push_str("<span>");
-    }
-    html.push_str(&words("a", 30));
+    let html = million_deep("<body><p>Banner text</p><main>", &words("a", 30));
     let (text, set) = recovered(&html, |_| false);
     assert_eq!(set, 1);
     assert!(text.contains("a29") && !text.contains("Banner"), "{text}");
@@ -338,18 +333,11 @@ fn real_listing_judged_template_in_main_keeps_its_main_element() {
         return;
     };
     let bytes = common::gunzip(&data.join("wcxb-dev/html/4636.html.gz"));
-    let page = Page::from_bytes(&bytes, None, None, &Limits::default()).unwrap();
-    let mut a = analyze(page, Model::embedded(), &Options::default());
-    let main = a.features.main_landmark.expect("4636 has a <main>");
-    let inside = main..a.page.dom.node(main).end as usize;
-    let seg = &mut a.segmentation;
-    for (i, (t, y)) in seg.template.iter_mut().zip(seg.y.iter_mut()).enumerate() {
-        *t = inside.contains(&i);
-        if !y.is_nan() {
-            *y = *t as u8 as f32;
-        }
-    }
-    let text = a.main_text();
+    let page = parse_bytes(&bytes);
+    let pf = features::compute(&page.dom, None, &FeatureOptions::default());
+    let main = pf.main_landmark.expect("4636 has a <main>");
+    let inside = main..page.dom.node(main).end as usize;
+    let text = common::main_text_judged(&bytes, &Options::default(), |_, i| inside.contains(&i));
     assert!(
         text.contains("Banza Chicken Bowls with Calabrian Chili Sauce"),
         "{text}"

@@ -248,20 +248,11 @@ fn million_deep_comment_region() {
 /// The pipeline's main text of `html` with every node judged content (so the rule, not the
 /// model, decides), with or without `keep_comments`.
 fn main_text_all_content(html: &str, keep_comments: bool) -> String {
-    let page = Page::from_bytes(html.as_bytes(), None, None, &Limits::default()).unwrap();
     let opts = Options {
         keep_comments,
         ..Options::default()
     };
-    let mut a = analyze(page, Model::embedded(), &opts);
-    let seg = &mut a.segmentation;
-    for (t, y) in seg.template.iter_mut().zip(seg.y.iter_mut()) {
-        *t = false;
-        if !y.is_nan() {
-            *y = 0.0;
-        }
-    }
-    a.main_text()
+    common::main_text_judged(html.as_bytes(), &opts, |_, _| false)
 }
 
 #[test]

@@ -29,3 +29,25 @@ pub fn gunzip(path: &std::path::Path) -> Vec<u8> {
         .unwrap_or_else(|e| panic!("{}: {e}", path.display()));
     out
 }
+
+/// The pipeline's main text of `bytes` (embedded model, `opts`) with the classifier's verdict
+/// replaced: node `i` is template exactly when `template(dom, i)` (its score 1, else 0), so that
+/// the main-text rules, not the model, decide what is kept.
+pub fn main_text_judged(
+    bytes: &[u8],
+    opts: &pagelevel::pipeline::Options,
+    template: impl Fn(&pagelevel::dom::Dom, usize) -> bool,
+) -> String {
+    use pagelevel::{classify::Model, pipeline::analyze, Limits, Page};
+    let page = Page::from_bytes(bytes, None, None, &Limits::default()).unwrap();
+    let mut a = analyze(page, Model::embedded(), opts);
+    let dom = &a.page.dom;
+    let seg = &mut a.segmentation;
+    for (i, (t, y)) in seg.template.iter_mut().zip(seg.y.iter_mut()).enumerate() {
+        *t = template(dom, i);
+        if !y.is_nan() {
+            *y = *t as u8 as f32;
+        }
+    }
+    a.main_text()
+}
