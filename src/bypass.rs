@@ -34,7 +34,7 @@ const MAX_LINK_WORDS: usize = 8;
 /// Skip links' texts to the main content, lowercase, in the languages most pages are written in
 /// (a link's text is compared whole, up to a comma or bracket: "Skip to content feed" and "Skip
 /// to related content" are not among them).
-const SKIP_TEXTS: &[&str] = &[
+pub const SKIP_TEXTS: &[&str] = &[
     "skip to content",
     "skip to main content",
     "skip to the content",
