@@ -31,6 +31,9 @@ pub const RECOVER_BELOW_SHARE: (u32, u32) = (1, 5);
 /// Most words of a skip link's text.
 const MAX_LINK_WORDS: usize = 8;
 
+/// Skip links tried for a target: the first few; a page has one or two.
+const MAX_SKIP_LINKS: usize = 4;
+
 /// Skip links' texts to the main content, lowercase, in the languages most pages are written in
 /// (a link's text is compared whole, up to a comma or bracket: "Skip to content feed" and "Skip
 /// to related content" are not among them).
@@ -97,9 +100,6 @@ pub fn is_skip_text(text: &str) -> bool {
     );
     SKIP_TEXTS.contains(&joined.as_str())
 }
-
-/// Skip links tried for a target: the first few; a page has one or two.
-const MAX_SKIP_LINKS: usize = 4;
 
 /// Where the page's main content starts by its own account: the target of its first skip link
 /// to the main content (an `<a href="#id">` whose text [`is_skip_text`]; the first element with
