@@ -13,6 +13,7 @@
 //! teasers, which look like template to every feature), [`recover_main`] keeps the element's text
 //! instead: the page's word against a model that has lost the page.
 
+use crate::comments::{clear_text, kept_words};
 use crate::dom::{Dom, Kind, Tag};
 use crate::features::Counts;
 
@@ -175,23 +176,10 @@ pub fn drop_bypassed(
     keep: &mut [bool],
 ) -> usize {
     let from = title.map_or(start, |h| h.min(start));
-    let is_kept_text =
-        |keep: &[bool], i: usize| dom.node(i).kind == Kind::Text && visible[i] && keep[i];
-    let kept: u64 = (from..dom.len())
-        .filter(|&i| is_kept_text(keep, i))
-        .map(|i| counts[i].words as u64)
-        .sum();
-    if kept < MIN_MAIN_WORDS as u64 {
+    if kept_words(dom, visible, counts, keep, from..dom.len()) < MIN_MAIN_WORDS as u64 {
         return 0;
     }
-    let mut cleared = 0;
-    for i in 0..from {
-        if dom.node(i).kind == Kind::Text {
-            cleared += is_kept_text(keep, i) as usize;
-            keep[i] = false;
-        }
-    }
-    cleared
+    clear_text(dom, visible, keep, 0..from)
 }
 
 /// Keeps the text of the main content's element `start` (see [`main_start`]) when the page keeps
@@ -210,27 +198,22 @@ pub fn recover_main(
     start: usize,
     keep: &mut [bool],
 ) -> usize {
-    let is_text = |i: usize| dom.node(i).kind == Kind::Text && visible[i];
-    let words = |i: usize| counts[i].words as u64;
-    let page: u64 = (0..dom.len())
-        .filter(|&i| is_text(i) && keep[i])
-        .map(words)
-        .sum();
-    if page >= RECOVER_BELOW_PAGE_WORDS as u64 {
+    if kept_words(dom, visible, counts, keep, 0..dom.len()) >= RECOVER_BELOW_PAGE_WORDS as u64 {
         return 0;
     }
     let inside = start..dom.node(start).end as usize;
+    let is_scored_text = |i: usize| dom.node(i).kind == Kind::Text && visible[i] && scored(i);
     let (mut kept, mut all) = (0u64, 0u64);
-    for i in inside.clone().filter(|&i| is_text(i) && scored(i)) {
-        all += words(i);
-        kept += if keep[i] { words(i) } else { 0 };
+    for i in inside.clone().filter(|&i| is_scored_text(i)) {
+        all += counts[i].words as u64;
+        kept += if keep[i] { counts[i].words as u64 } else { 0 };
     }
     let (num, den) = RECOVER_BELOW_SHARE;
     if all == 0 || kept * den as u64 >= all * num as u64 {
         return 0;
     }
     let mut set = 0;
-    for i in inside.filter(|&i| is_text(i) && scored(i)) {
+    for i in inside.filter(|&i| is_scored_text(i)) {
         set += !keep[i] as usize;
         keep[i] = true;
     }

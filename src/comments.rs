@@ -94,8 +94,6 @@ pub fn drop_regions(
 ) -> usize {
     let n = dom.len();
     let Regions { groups, present } = regions;
-    let is_kept_text =
-        |keep: &[bool], i: usize| dom.node(i).kind == Kind::Text && visible[i] && keep[i];
     let mut cleared = 0;
     for &(bits, spared) in passes {
         if present & bits == 0 {
@@ -109,19 +107,41 @@ pub fn drop_regions(
             spare = r..dom.node(r).end as usize;
         }
         let region = |i: usize| groups[i] & bits != 0 && !spare.contains(&i);
-        let outside: u64 = (0..n)
-            .filter(|&i| !region(i) && is_kept_text(keep, i))
-            .map(|i| counts[i].words as u64)
-            .sum();
+        let outside = kept_words(dom, visible, counts, keep, (0..n).filter(|&i| !region(i)));
         if outside < MIN_ARTICLE_WORDS as u64 {
             continue;
         }
-        for i in 0..n {
-            if region(i) && dom.node(i).kind == Kind::Text {
-                cleared += is_kept_text(keep, i) as usize;
-                keep[i] = false;
-            }
-        }
+        cleared += clear_text(dom, visible, keep, (0..n).filter(|&i| region(i)));
+    }
+    cleared
+}
+
+/// The words of the visible text nodes among `nodes` that `keep` holds. O(|nodes|).
+pub fn kept_words(
+    dom: &Dom,
+    visible: &[bool],
+    counts: &[Counts],
+    keep: &[bool],
+    nodes: impl Iterator<Item = usize>,
+) -> u64 {
+    nodes
+        .filter(|&i| dom.node(i).kind == Kind::Text && visible[i] && keep[i])
+        .map(|i| counts[i].words as u64)
+        .sum()
+}
+
+/// Clears `keep` on the text nodes among `nodes`; returns how many kept visible ones it
+/// cleared. O(|nodes|).
+pub fn clear_text(
+    dom: &Dom,
+    visible: &[bool],
+    keep: &mut [bool],
+    nodes: impl Iterator<Item = usize>,
+) -> usize {
+    let mut cleared = 0;
+    for i in nodes.filter(|&i| dom.node(i).kind == Kind::Text) {
+        cleared += (visible[i] && keep[i]) as usize;
+        keep[i] = false;
     }
     cleared
 }

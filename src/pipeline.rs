@@ -169,9 +169,9 @@ impl Analysis {
         // threads' pass (the first) is skipped.
         let regions = Regions::new(dom, &f.groups_in);
         let y = &self.segmentation.y;
+        let scored = |i: usize| !y[i].is_nan();
         let thread = !self.keep_comments
             && self.segmentation.main.is_some_and(|main| {
-                let scored = |i: usize| !y[i].is_nan();
                 keep_replies(
                     dom, &f.visible, &f.counts, &regions, scored, main, &mut mask,
                 )
@@ -180,7 +180,6 @@ impl Analysis {
         // model that kept almost nothing; what precedes it is chrome.
         let start = main_start(dom, f.main_landmark);
         if let Some(start) = start {
-            let scored = |i: usize| !y[i].is_nan();
             recover_main(dom, &f.visible, &f.counts, scored, start, &mut mask);
         }
         let passes = &passes[(self.keep_comments || thread) as usize..];
