@@ -71,11 +71,19 @@ fn drive(html: &str, limits: &Limits, deadline: &Deadline, spans: bool) -> Resul
             ..Default::default()
         },
     );
-    let tok = Tokenizer::new(builder, TokenizerOpts::default());
+    // html5ever's `discard_bom` drops a U+FEFF at the start of every `feed`, and we feed in
+    // chunks: only the stream's first character is a byte order mark, so it is skipped here.
+    let tok = Tokenizer::new(
+        builder,
+        TokenizerOpts {
+            discard_bom: false,
+            ..TokenizerOpts::default()
+        },
+    );
     let whole = StrTendril::from_slice(html);
     let queue = BufferQueue::default();
     let bytes = html.as_bytes();
-    let mut start = 0usize;
+    let mut start = if html.starts_with('\u{feff}') { 3 } else { 0 };
     // A `>` inside a quoted attribute splits a tag over chunks: keep the last `<` seen.
     let mut last_lt = usize::MAX;
     let sink = &tok.sink.sink;
