@@ -1,31 +1,94 @@
-//! The little URL handling the features need: a link's host and registrable domain, without
-//! a full URL parser (links are only compared by site).
+//! Hosts and sites of links, as a browser reads them: the WHATWG URL Standard through the `url`
+//! crate (IDNA to ASCII, IPv4 and IPv6 hosts, `\\` read as `/`, userinfo), and the public
+//! suffix list for a host's registrable domain. Links are only compared by site.
 
-/// The lowercase host of an absolute `http(s)://` or protocol-relative `//` URL, else `None`.
+use url::{Host, Url};
+
+/// The lowercase ASCII host of an absolute `http(s)` URL or a protocol-relative `//` one, as the
+/// WHATWG URL parser gives it (a trailing dot dropped; an IPv6 host without brackets), else `None`.
+///
+/// Complexity: O(len). An authority that is plain ASCII (letters, digits, `-`, `.`, an optional
+/// port) and does not end in a number is its own host lowercased, so it skips the full parser;
+/// anything else (IDNA, IP addresses, userinfo, percent-escapes, backslashes) goes through it.
 pub fn host(url: &str) -> Option<String> {
-    let url = url.trim();
-    let rest = if let Some(r) = url.strip_prefix("//") {
-        r
+    // The URL parser strips leading and trailing C0 controls and spaces.
+    let url = url.trim_matches(|c: char| c <= ' ');
+    let (web_scheme, rest) = match url.split_once(':') {
+        Some((scheme, rest)) if !scheme.contains(['/', '\\', '?', '#']) => (
+            scheme.eq_ignore_ascii_case("http") || scheme.eq_ignore_ascii_case("https"),
+            rest,
+        ),
+        _ => (false, url),
+    };
+    let relative = !web_scheme && rest.len() == url.len();
+    let slashes = rest
+        .bytes()
+        .take_while(|&b| b == b'/' || b == b'\\')
+        .count();
+    // A relative link names a host only with two slashes; `http:` does with any number.
+    if !(web_scheme && slashes >= 1 || relative && slashes >= 2) {
+        return None;
+    }
+    if let Some(h) = plain_host(&rest[slashes..]) {
+        return Some(h);
+    }
+    let parsed = if relative {
+        Url::parse(&format!("http:{url}"))
     } else {
-        let (scheme, r) = url.split_once("://")?;
-        if !scheme.eq_ignore_ascii_case("http") && !scheme.eq_ignore_ascii_case("https") {
-            return None;
+        Url::parse(url)
+    };
+    match parsed.ok()?.host()? {
+        Host::Domain(d) => {
+            let d = d.trim_end_matches('.');
+            (!d.is_empty()).then(|| d.to_owned())
         }
-        r
+        Host::Ipv4(a) => Some(a.to_string()),
+        Host::Ipv6(a) => Some(a.to_string()),
+    }
+}
+
+/// The host of `authority…` when the URL parser would return it lowercased and unchanged: ASCII
+/// letters, digits, `-` and `.` only, no empty or punycode label, a last label that is not a
+/// number (else it is an IPv4 address), then nothing or a port, then the path.
+fn plain_host(after_slashes: &str) -> Option<String> {
+    let end = after_slashes
+        .find(['/', '\\', '?', '#'])
+        .unwrap_or(after_slashes.len());
+    let authority = &after_slashes[..end];
+    let (name, port) = match authority.split_once(':') {
+        Some((n, p)) => (n, Some(p)),
+        None => (authority, None),
     };
-    let authority = rest.split(['/', '?', '#']).next().unwrap_or("");
-    let hostport = authority.rsplit('@').next().unwrap_or("");
-    let host = match hostport.strip_prefix('[') {
-        Some(v6) => v6.split(']').next().unwrap_or(""),
-        None => hostport.split(':').next().unwrap_or(""),
-    };
-    let host = host.trim_end_matches('.').to_ascii_lowercase();
-    (!host.is_empty()).then_some(host)
+    if port.is_some_and(|p| !p.bytes().all(|b| b.is_ascii_digit())) {
+        return None;
+    }
+    let name = name.strip_suffix('.').unwrap_or(name);
+    if name.is_empty()
+        || !name
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'.')
+    {
+        return None;
+    }
+    let mut labels = name.split('.');
+    if labels
+        .clone()
+        .any(|l| l.is_empty() || l.len() >= 4 && l.as_bytes()[..4].eq_ignore_ascii_case(b"xn--"))
+    {
+        return None;
+    }
+    let last = labels.next_back()?;
+    let numeric = last.bytes().all(|b| b.is_ascii_digit())
+        || last.len() >= 2 && last.as_bytes()[..2].eq_ignore_ascii_case(b"0x");
+    (!numeric).then(|| name.to_ascii_lowercase())
 }
 
 /// The registrable domain (eTLD+1 from the public suffix list) of a host, or the host itself
 /// when it has none (an IP address, `localhost`).
 pub fn registrable_domain(host: &str) -> String {
+    if host.parse::<std::net::IpAddr>().is_ok() {
+        return host.to_owned();
+    }
     psl::domain_str(host).unwrap_or(host).to_owned()
 }
 
@@ -72,6 +135,69 @@ mod tests {
             Some("bbc.co.uk")
         );
         assert_eq!(registrable_domain("localhost"), "localhost");
+    }
+
+    /// Hosts as a browser reads them: IP addresses are their own site, a backslash ends the
+    /// authority of a web URL, and an internationalised name is the same site as its punycode.
+    #[test]
+    fn hosts_as_the_url_standard_reads_them() {
+        assert_eq!(
+            site_of("https://192.168.0.1/x").as_deref(),
+            Some("192.168.0.1")
+        );
+        assert_eq!(site_of("http://0x7f.1/").as_deref(), Some("127.0.0.1"));
+        assert_eq!(site_of("http://[::1]:8080/").as_deref(), Some("::1"));
+        assert_eq!(
+            site_of("http://a.example.com\\@evil.com/").as_deref(),
+            Some("example.com")
+        );
+        assert_eq!(
+            site_of("http://user@evil.com@a.example.com/").as_deref(),
+            Some("example.com")
+        );
+        assert_eq!(
+            site_of("http://bücher.de/").as_deref(),
+            Some("xn--bcher-kva.de")
+        );
+        assert_eq!(
+            site_of("http://xn--bcher-kva.de/").as_deref(),
+            Some("xn--bcher-kva.de")
+        );
+        assert_eq!(
+            site_of("HTTP://WWW.Example.COM./").as_deref(),
+            Some("example.com")
+        );
+        assert_eq!(
+            host("\\\\cdn.example.com/x").as_deref(),
+            Some("cdn.example.com")
+        );
+        assert_eq!(host("https:cdn.example.com"), None);
+        assert_eq!(
+            host("http://%65xample.com/").as_deref(),
+            Some("example.com")
+        );
+        assert_eq!(host("http://exa mple.com/"), None);
+    }
+
+    /// The fast path gives what the URL parser gives, on every shape it takes.
+    #[test]
+    fn plain_hosts_match_the_parser() {
+        for u in [
+            "http://a.b-c.example.org/x",
+            "https://EXAMPLE.com:8080?q",
+            "//news.example.co.uk#f",
+            "http://a1.b2.c3/",
+            "http://example.com./",
+        ] {
+            let parsed = Url::parse(&if u.starts_with("//") {
+                format!("http:{u}")
+            } else {
+                u.to_owned()
+            })
+            .unwrap();
+            let via_parser = parsed.host_str().unwrap().trim_end_matches('.').to_owned();
+            assert_eq!(host(u), Some(via_parser), "{u}");
+        }
     }
 
     #[test]
