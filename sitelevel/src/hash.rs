@@ -140,7 +140,9 @@ pub fn is_tracking_param(name: &str) -> bool {
         "cfid",
         "cftoken",
     ];
-    (name.len() >= 4 && name[..4].eq_ignore_ascii_case("utm_"))
+    name.as_bytes()
+        .get(..4)
+        .is_some_and(|p| p.eq_ignore_ascii_case(b"utm_"))
         || NAMES.iter().any(|n| n.eq_ignore_ascii_case(name))
 }
 
