@@ -11,7 +11,7 @@
 //!
 //! Declarations lie in real data, so two overrides apply to steps 2 and 3 (see
 //! [`decode`] for the exact rules): a declared legacy charset yields to UTF-8 when the bytes
-//! are valid UTF-8 with non-ASCII in them, and a declared UTF-8 on bytes that are clearly not
+//! are valid UTF-8 with non-ASCII in them, and a declared UTF-8 on bytes that are mostly not
 //! UTF-8 falls through to detection. Invalid bytes become U+FFFD; nothing here panics.
 
 use std::borrow::Cow;
@@ -28,8 +28,9 @@ use encoding_rs::{Encoding, REPLACEMENT, UTF_16BE, UTF_16LE, UTF_8, WINDOWS_1252
 /// not in the head and is more likely quoted content than the page's own.
 pub const PRESCAN_BYTES: usize = 512 << 10;
 
-/// Invalid UTF-8 is still read as UTF-8 when there are at least this many valid multi-byte
-/// UTF-8 characters per invalid sequence.
+/// Undeclared invalid UTF-8 is still read as UTF-8 when there are at least this many valid
+/// multi-byte UTF-8 characters per invalid sequence (declared UTF-8 needs only more valid than
+/// invalid, see [`decode`]).
 ///
 /// Reading such bytes as UTF-8 loses each invalid sequence to U+FFFD, while reading them in a
 /// legacy charset garbles every valid multi-byte character, so UTF-8 wins when valid ones
@@ -85,11 +86,9 @@ pub struct Decoded {
 /// - a declared charset other than UTF-8 or UTF-16 yields to UTF-8 (`source = Detected`)
 ///   when the bytes are valid UTF-8 and contain non-ASCII: legacy text is practically never
 ///   valid UTF-8 by chance;
-/// - a declared UTF-8 on invalid UTF-8 falls through to step 4, unless the bytes are
-///   "mostly UTF-8": the only invalid sequence is a truncated character at the very end, or
-///   there are at least [`UTF8_VALID_PER_INVALID`] valid multi-byte characters per invalid
-///   sequence. Then the declaration stands, with U+FFFD for the invalid bytes and
-///   `had_errors` set.
+/// - a declared UTF-8 stands on invalid UTF-8, as in a browser, with U+FFFD for the invalid
+///   bytes and `had_errors` set, unless the bytes are mostly invalid: more invalid sequences
+///   than valid multi-byte characters, a legacy page that lies. Those fall through to step 4.
 ///
 /// The labels `replacement` (e.g. `iso-2022-kr`, which would turn the page into a single
 /// U+FFFD) are ignored. A declared UTF-16 in the page means UTF-8 and `x-user-defined`
@@ -135,7 +134,9 @@ pub fn decode_for_url(bytes: &[u8], transport_charset: Option<&str>, url: Option
                 source,
                 had_errors: false,
             },
-            Err(lossy) if mostly_utf8(bytes) => Decoded {
+            // Browsers decode declared UTF-8 as UTF-8 with U+FFFD; only mostly invalid bytes
+            // (a legacy page that lies) go to detection.
+            Err(lossy) if !mostly_invalid_utf8(bytes) => Decoded {
                 text: lossy,
                 encoding,
                 source,
@@ -237,6 +238,13 @@ fn try_utf8(bytes: &[u8]) -> Result<String, String> {
 /// character at the end, or valid multi-byte characters outnumber invalid sequences by
 /// [`UTF8_VALID_PER_INVALID`] to one.
 fn mostly_utf8(bytes: &[u8]) -> bool {
+    let (valid_multibyte, invalid) = utf8_counts(bytes);
+    invalid == 0 || valid_multibyte >= invalid.saturating_mul(UTF8_VALID_PER_INVALID)
+}
+
+/// Valid multi-byte characters and invalid sequences in `bytes`, a character cut off by the end
+/// of the input not counted (the page was truncated). O(len).
+fn utf8_counts(bytes: &[u8]) -> (usize, usize) {
     let mut invalid = 0usize;
     let mut valid_multibyte = 0usize;
     let mut rest = bytes;
@@ -258,7 +266,14 @@ fn mostly_utf8(bytes: &[u8]) -> bool {
             }
         }
     }
-    invalid == 0 || valid_multibyte >= invalid.saturating_mul(UTF8_VALID_PER_INVALID)
+    (valid_multibyte, invalid)
+}
+
+/// Whether a page that declares UTF-8 is mostly not UTF-8: its invalid sequences (a truncated
+/// character at the very end not counted) outnumber its valid multi-byte characters.
+fn mostly_invalid_utf8(bytes: &[u8]) -> bool {
+    let (valid_multibyte, invalid) = utf8_counts(bytes);
+    invalid > valid_multibyte
 }
 
 /// Decodes with the encoding chardetng guesses (UTF-8 allowed).

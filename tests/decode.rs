@@ -180,6 +180,31 @@ fn utf8_with_few_stray_bytes_stays_utf8() {
     );
 }
 
+/// Declared UTF-8 with as many stray bytes as valid characters is still UTF-8, as a browser
+/// reads it: before, 2 valid characters against 2 invalid bytes went to detection and "Grüße"
+/// became "GrÃ¼ÃŸe".
+#[test]
+fn declared_utf8_with_some_invalid_bytes_is_not_mojibake() {
+    let mut bytes = "<meta charset=utf-8><p>Grüße".as_bytes().to_vec();
+    bytes.extend_from_slice(b" aus K\xf6ln \xa0</p>");
+    let d = decode(&bytes, None);
+    check(
+        &d,
+        UTF_8,
+        CharsetSource::Meta,
+        "declared utf-8, 2 valid, 2 invalid",
+    );
+    assert!(d.had_errors);
+    assert!(
+        d.text.contains("Grüße aus K\u{FFFD}ln \u{FFFD}</p>"),
+        "{}",
+        d.text
+    );
+    // Undeclared, the same bytes are too broken to be sure of UTF-8: detection decides.
+    let undeclared = decode(&bytes["<meta charset=utf-8>".len()..], None);
+    assert_eq!(undeclared.source, CharsetSource::Detected);
+}
+
 #[test]
 fn utf8_truncated_at_end_stays_utf8() {
     // "café" then the first two bytes of '€' (E2 82 AC): the page was cut off.
