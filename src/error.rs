@@ -40,6 +40,13 @@ pub enum Error {
     /// The page took longer than `Limits::timeout_ms` (checked between stages and inside the parse).
     #[error("page took over the time limit of {limit_ms} ms (stopped in {stage})")]
     Timeout { limit_ms: u64, stage: &'static str },
+    /// The caller cancelled the page (a cancel flag on its [`crate::config::Deadline`]).
+    #[error("cancelled (stopped in {stage})")]
+    Cancelled { stage: &'static str },
+    /// The input is not HTML: its first bytes are a binary format's signature, or binary
+    /// control bytes (WHATWG MIME sniffing), e.g. an image, a PDF or random bytes.
+    #[error("not HTML: {kind}")]
+    NotHtml { kind: &'static str },
     /// A boxes file (browser-rendered geometry) could not be read or parsed.
     #[error("boxes file {path}: {message}")]
     Boxes { path: PathBuf, message: String },

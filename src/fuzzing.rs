@@ -23,14 +23,22 @@ pub const PIPELINE_LIMITS: Limits = Limits {
 /// Returns the page's main text, or the typed error for the page; panics if an invariant of
 /// the analysis does not hold (one score, label and flag per node; segments are nodes).
 pub fn pipeline(data: &[u8]) -> crate::Result<String> {
-    let a = run_bytes(
-        data,
-        None,
-        None,
-        &PIPELINE_LIMITS,
-        Model::embedded(),
-        &Options::default(),
-    )?;
+    let run = |bytes: &[u8]| {
+        run_bytes(
+            bytes,
+            None,
+            None,
+            &PIPELINE_LIMITS,
+            Model::embedded(),
+            &Options::default(),
+        )
+    };
+    let a = match run(data) {
+        // Binary input stops at the sniff; the rest of the pipeline still gets the bytes behind
+        // an HTML signature, which passes it, so mutations keep reaching the parser.
+        Err(crate::Error::NotHtml { .. }) => run(&[&b"<p>"[..], data].concat())?,
+        other => other?,
+    };
     let dom = &a.page.dom;
     let n = dom.len();
     assert!(n <= PIPELINE_LIMITS.max_nodes, "{n} nodes over the limit");
@@ -94,4 +102,40 @@ pub fn warc(data: &[u8]) -> std::io::Result<(usize, usize)> {
         assert!(pages + bad <= data.len() + 1, "reading does not end");
     }
     Ok((pages, bad))
+}
+
+/// Bytes → DOM (under [`PIPELINE_LIMITS`]) → Markdown and HTML of every visible node, the
+/// renderers of `extract --format markdown|html` with nothing left out.
+///
+/// Returns the two renderings' lengths; panics if one grows faster than the input (more than
+/// 16 bytes out per byte in, plus a constant: every line repeats at most
+/// [`crate::render::MAX_PREFIX_BYTES`] of indentation) or if the HTML leaves a tag unbalanced.
+pub fn render(data: &[u8]) -> crate::Result<(usize, usize)> {
+    use crate::render::{render, Format};
+    let page =
+        crate::Page::from_bytes(&[&b"<p>"[..], data].concat(), None, None, &PIPELINE_LIMITS)?;
+    let dom = &page.dom;
+    let visible = crate::dom::visibility(dom);
+    let keep = vec![true; dom.len()];
+    let md = render(dom, &visible, &keep, Format::Markdown);
+    let html = render(dom, &visible, &keep, Format::Html);
+    let bound = 16 * page.html.len() + 4096;
+    assert!(
+        md.len() <= bound,
+        "Markdown of {} bytes from {}",
+        md.len(),
+        page.html.len()
+    );
+    assert!(
+        html.len() <= bound,
+        "HTML of {} bytes from {}",
+        html.len(),
+        page.html.len()
+    );
+    for tag in ["p", "ul", "ol", "li", "table", "tr", "pre", "blockquote"] {
+        let open = html.matches(&format!("<{tag}>")).count();
+        let close = html.matches(&format!("</{tag}>")).count();
+        assert_eq!(open, close, "<{tag}> opened {open} times, closed {close}");
+    }
+    Ok((md.len(), html.len()))
 }

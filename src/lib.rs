@@ -28,6 +28,7 @@ pub mod page;
 pub mod render;
 pub mod repeats;
 pub mod site;
+pub mod sniff;
 pub mod stack;
 pub mod structured;
 pub mod text;

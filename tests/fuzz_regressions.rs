@@ -58,3 +58,14 @@ fn warc_corpus_and_crashes() {
         let _ = pagelevel::fuzzing::warc(d);
     });
 }
+
+#[test]
+fn render_corpus_and_crashes() {
+    replay("render", |d| {
+        let _ = pagelevel::fuzzing::render(d);
+    });
+    // Any page is a render input: the pipeline's corpus goes through the renderers too.
+    replay("pipeline", |d| {
+        let _ = pagelevel::fuzzing::render(d);
+    });
+}
