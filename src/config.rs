@@ -1,13 +1,20 @@
 //! Settings with named defaults, one line each.
 
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use crate::{Error, Result};
 
-/// Default for [`Limits::max_input_bytes`]: 256 MiB of HTML after decompression.
-pub const DEFAULT_MAX_INPUT_BYTES: u64 = 256 << 20;
-/// Default for [`Limits::max_nodes`]: 20 million DOM nodes.
-pub const DEFAULT_MAX_NODES: usize = 20_000_000;
+/// Default for [`Limits::max_input_bytes`]: 64 MiB of HTML after decompression, 12 times the
+/// largest page of the shared data (5.3 MB). The pipeline's heap peaks at about 6.5 bytes per
+/// input byte (100 MB of text: 643 MiB), so this bounds a page to about 420 MiB.
+pub const DEFAULT_MAX_INPUT_BYTES: u64 = 64 << 20;
+/// Default for [`Limits::max_nodes`]: 2 million DOM nodes. The pipeline's heap peaks at about
+/// 450 bytes per node (1,000,000 sibling paragraphs: 2 million nodes, 878 MiB), so this bounds a
+/// page to about 0.9 GiB; misnested formatting tags, which the parser clones, reach it from a
+/// few hundred kilobytes and stop there.
+pub const DEFAULT_MAX_NODES: usize = 2_000_000;
 /// Default for [`Limits::timeout_ms`]: 10 seconds per page. Real pages take milliseconds (the
 /// slowest of the shared data about 0.1 s); a page with a million nodes takes seconds.
 pub const DEFAULT_TIMEOUT_MS: u64 = 10_000;
@@ -47,6 +54,7 @@ impl Limits {
                 .then(|| Instant::now().checked_add(Duration::from_millis(self.timeout_ms)))
                 .flatten(),
             timeout_ms: self.timeout_ms,
+            cancel: None,
         }
     }
 }
@@ -56,10 +64,15 @@ impl Limits {
 /// page that finishes in time gives the same output whatever the machine's load or the thread
 /// count. A stage that starts before the deadline runs to its end, so a page can overrun by
 /// up to its longest stage after the parse (each linear or near-linear in the nodes).
-#[derive(Debug, Clone, Copy)]
+///
+/// A deadline may also carry a cancel flag ([`Deadline::with_cancel`]): another thread sets it
+/// (a Python call interrupted by Ctrl-C) and the page stops at its next check with
+/// [`Error::Cancelled`].
+#[derive(Debug, Clone)]
 pub struct Deadline {
     at: Option<Instant>,
     timeout_ms: u64,
+    cancel: Option<Arc<AtomicBool>>,
 }
 
 impl Deadline {
@@ -71,11 +84,27 @@ impl Deadline {
         Deadline {
             at: None,
             timeout_ms: 0,
+            cancel: None,
+        }
+    }
+
+    /// This deadline, also passed once `cancel` is set.
+    pub fn with_cancel(self, cancel: Arc<AtomicBool>) -> Deadline {
+        Deadline {
+            cancel: Some(cancel),
+            ..self
         }
     }
 
     /// `Err(Error::Timeout)` naming `stage` once the deadline has passed.
     pub fn check(&self, stage: &'static str) -> Result<()> {
+        if self
+            .cancel
+            .as_ref()
+            .is_some_and(|c| c.load(Ordering::Relaxed))
+        {
+            return Err(Error::Cancelled { stage });
+        }
         match self.at {
             Some(at) if Instant::now() >= at => Err(Error::Timeout {
                 limit_ms: self.timeout_ms,

@@ -27,6 +27,13 @@ pub fn read_page(path: &Path, limits: &Limits) -> Result<Vec<u8>> {
         .extension()
         .is_some_and(|e| e.eq_ignore_ascii_case("gz"));
     if magic || named_gz {
+        // The gzip trailer's ISIZE is the last member's size mod 2^32: over the limit means the
+        // page is, so it is refused before anything is inflated.
+        if let Some(size) = gzip_trailer_size(reader.get_mut().inner_mut(), file_len)
+            .filter(|&n| trailer_over_limit(n, file_len, limits))
+        {
+            return Err(too_large(path.display().to_string(), size, limits));
+        }
         // Typical HTML compresses 4-8x; the guess only sizes the first allocation.
         let guess = file_len.saturating_mul(6);
         read_gz(reader, path, guess, limits)
@@ -60,6 +67,17 @@ pub fn read_stream<R: Read>(reader: R, what: &str, limits: &Limits) -> Result<Ve
 /// they start with the gzip magic bytes; `what` names the input in errors.
 pub fn read_bytes(bytes: &[u8], what: &str, limits: &Limits) -> Result<Vec<u8>> {
     if bytes.starts_with(&GZIP_MAGIC) {
+        let isize = bytes.len().checked_sub(4).map(|k| {
+            u64::from(u32::from_le_bytes([
+                bytes[k],
+                bytes[k + 1],
+                bytes[k + 2],
+                bytes[k + 3],
+            ]))
+        });
+        if let Some(size) = isize.filter(|&n| trailer_over_limit(n, bytes.len() as u64, limits)) {
+            return Err(too_large(what.to_string(), size, limits));
+        }
         let guess = (bytes.len() as u64).saturating_mul(6);
         read_gz(
             BufReader::new(TrackedRead::new(bytes)),
@@ -72,6 +90,33 @@ pub fn read_bytes(bytes: &[u8], what: &str, limits: &Limits) -> Result<Vec<u8>> 
     } else {
         Ok(bytes.to_vec())
     }
+}
+
+/// The size a gzip file's trailer declares (ISIZE, the last member's size mod 2^32), read from
+/// its last 4 bytes when `file` can seek (a regular file), which is left at its start; `None`
+/// otherwise (a pipe) or when it is shorter than a gzip header and trailer.
+fn gzip_trailer_size(file: &mut File, file_len: u64) -> Option<u64> {
+    use std::io::{Seek, SeekFrom};
+    if file_len < 18 || !file.metadata().ok()?.is_file() {
+        return None;
+    }
+    let here = file.stream_position().ok()?;
+    file.seek(SeekFrom::Start(file_len - 4)).ok()?;
+    let mut tail = [0u8; 4];
+    let read = file.read_exact(&mut tail);
+    file.seek(SeekFrom::Start(here)).ok()?;
+    read.ok()?;
+    Some(u64::from(u32::from_le_bytes(tail)))
+}
+
+/// Whether a gzip trailer's ISIZE `declared` for a file of `compressed` bytes shows the page is
+/// over the limit. ISIZE is the size mod 2^32, so it only tells for limits under 4 GiB; and
+/// deflate expands at most 1032 times, so a larger claim is no trailer (a truncated file) and is
+/// left to the decompressor, which then reports the corrupt data.
+fn trailer_over_limit(declared: u64, compressed: u64, limits: &Limits) -> bool {
+    declared > limits.max_input_bytes
+        && limits.max_input_bytes < 1 << 32
+        && declared <= compressed.saturating_mul(1032)
 }
 
 /// Decompresses all gzip members from `reader`, up to the limit.
@@ -145,6 +190,10 @@ impl<R> TrackedRead<R> {
             inner,
             failed: false,
         }
+    }
+
+    fn inner_mut(&mut self) -> &mut R {
+        &mut self.inner
     }
 }
 

@@ -398,75 +398,12 @@ pub fn page_stats(dom: &Dom, labels: &[bool]) -> PageStats {
     s
 }
 
-/// The 1-based position of each node among its parent's children of the same tag (elements)
-/// or kind (text, comments), as used in node paths.
-///
-/// # Complexity
-/// O(n) expected: one walk over each parent's children with a map reused across parents.
-pub fn sibling_positions(dom: &Dom) -> Vec<u32> {
-    let mut nth = vec![1u32; dom.len()];
-    let mut seen: std::collections::HashMap<(u8, u16), u32> = std::collections::HashMap::new();
-    for p in 0..dom.len() {
-        if dom.node(p).first_child == crate::dom::NONE {
-            continue;
-        }
-        seen.clear();
-        for c in dom.children(p) {
-            let node = dom.node(c);
-            let k = seen.entry((node.kind as u8, node.tag.0)).or_insert(0);
-            *k += 1;
-            nth[c] = *k;
-        }
-    }
-    nth
-}
-
 /// Calls `f(i, path)` for every reported node ([`is_reported`]) in document order, with its path
 /// in the format of [`Dom::path`] (`/html/body/div[2]/p[1]/text()[1]`; `html`, `head`, `body`
-/// without index). Paths are built incrementally, so the cost is the total length of the paths
-/// rather than depth × nodes, and positions come from [`sibling_positions`].
-pub fn for_each_reported(dom: &Dom, mut f: impl FnMut(usize, &str)) {
-    use std::fmt::Write;
-    let nth = sibling_positions(dom);
-    let mut buf = String::new();
-    // (subtree end, path length before this node's step)
-    let mut stack: Vec<(usize, usize)> = Vec::new();
-    for (i, &pos) in nth.iter().enumerate().skip(1) {
-        while let Some(&(end, len)) = stack.last() {
-            if end > i {
-                break;
-            }
-            buf.truncate(len);
-            stack.pop();
-        }
-        let node = dom.node(i);
-        let before = buf.len();
-        buf.push('/');
-        match node.kind {
-            Kind::Element => {
-                buf.push_str(dom.tag_name(i));
-                let bare = matches!(
-                    node.tag,
-                    crate::dom::Tag::HTML | crate::dom::Tag::HEAD | crate::dom::Tag::BODY
-                ) && !node.foreign;
-                if !bare {
-                    let _ = write!(buf, "[{pos}]");
-                }
-            }
-            Kind::Text => {
-                let _ = write!(buf, "text()[{pos}]");
-            }
-            Kind::Comment => {
-                let _ = write!(buf, "comment()[{pos}]");
-            }
-            Kind::Doctype => buf.push_str("doctype()"),
-            Kind::Document => {}
-        }
-        if is_reported(dom, i) {
-            f(i, &buf);
-        }
-        stack.push((node.end as usize, before));
-    }
+/// without index), abbreviated past [`crate::dom::PATH_MAX_STEPS`] steps
+/// ([`Dom::for_each_short_path`]), so the cost is O(n + output) whatever the depth.
+pub fn for_each_reported(dom: &Dom, f: impl FnMut(usize, &str)) {
+    dom.for_each_short_path(|i| is_reported(dom, i), f);
 }
 
 /// Word-level agreement of a page's labels with its gold main text, from bags (multisets) of
@@ -536,9 +473,10 @@ pub fn check_gold(dom: &Dom, labels: &[bool], gold: &str) -> GoldCheck {
     }
 }
 
-/// Hashes or labels one page, keeping the DOM only inside this call.
+/// Reads and parses one page within `limits`, its time limit included, for hashing or labelling
+/// (the DOM lives only inside that call).
 fn load(page: &SitePage, limits: &Limits) -> Result<Page> {
-    Page::from_path(&page.file, page.url.as_deref(), limits)
+    Page::from_path_within(&page.file, page.url.as_deref(), limits, &limits.deadline())
 }
 
 /// Runs SiteLevel over one site in two streaming passes (see the [module docs](self)).

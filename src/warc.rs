@@ -81,8 +81,8 @@ fn read_up_to(r: &mut impl Read, buf: &mut [u8]) -> io::Result<usize> {
 }
 
 /// Reads the HTML record at `offset` of the WARC file `path` (a [`WarcPage::offset`] or
-/// [`BadRecord::offset`] of an earlier pass) and parses it; a bad record fails again with its
-/// error. Opens the file once per call.
+/// [`BadRecord::offset`] of an earlier pass) and parses it within `limits` (its time limit
+/// included); a bad record fails again with its error. Opens the file once per call.
 pub fn page_at(path: &Path, offset: u64, limits: &Limits) -> crate::Result<crate::Page> {
     let io = |source| crate::Error::Io {
         path: path.to_owned(),
@@ -90,9 +90,13 @@ pub fn page_at(path: &Path, offset: u64, limits: &Limits) -> crate::Result<crate
     };
     let mut reader = WarcReader::open_at(path, offset, limits).map_err(io)?;
     match reader.next() {
-        Some(Item::Page(w)) => {
-            crate::Page::from_bytes(&w.body, w.uri.as_deref(), w.charset.as_deref(), limits)
-        }
+        Some(Item::Page(w)) => crate::Page::from_bytes_within(
+            &w.body,
+            w.uri.as_deref(),
+            w.charset.as_deref(),
+            limits,
+            &limits.deadline(),
+        ),
         Some(Item::Bad(b)) => Err(crate::Error::Warc {
             path: path.to_owned(),
             offset,

@@ -85,12 +85,52 @@ fn run(case: &str, page: &[u8], limits: &Limits) -> (pagelevel::Result<Analysis>
 }
 
 /// No time limit: these cases assert what the pipeline computes, which must not depend on how
-/// loaded the machine is (the time limit has its own cases below).
+/// loaded the machine is (the time limit has its own cases below). The size limits are above
+/// the defaults, so that the biggest cases run through the whole pipeline.
 const UNTIMED: Limits = Limits {
+    max_input_bytes: 256 << 20,
+    max_nodes: 4_000_000,
+    timeout_ms: 0,
+};
+
+/// The default limits without the time limit.
+const DEFAULTS_UNTIMED: Limits = Limits {
     max_input_bytes: pagelevel::config::DEFAULT_MAX_INPUT_BYTES,
     max_nodes: pagelevel::config::DEFAULT_MAX_NODES,
     timeout_ms: 0,
 };
+
+#[test]
+fn misnested_formatting_is_stopped_by_the_default_node_limit() {
+    // Formatting elements left open inside a closed <p> are reconstructed before the next text:
+    // 1,000 distinct <b>s (distinct, so the "Noah's Ark" clause keeps them all) and 20,000
+    // paragraphs would build 20 million nodes from 230 KB. The default node limit stops the
+    // parse at 2 million, and the heap stays within a few hundred MiB.
+    let mut html = String::from("<html><body><p>");
+    for i in 0..1_000 {
+        html.push_str(&format!("<b id=b{i}>"));
+    }
+    html.push_str("</p>");
+    for _ in 0..20_000 {
+        html.push_str("<p>x</p>");
+    }
+    let (r, took) = run(
+        "misnested formatting, default limits",
+        html.as_bytes(),
+        &DEFAULTS_UNTIMED,
+    );
+    assert!(
+        matches!(
+            r,
+            Err(Error::TooManyNodes {
+                limit: pagelevel::config::DEFAULT_MAX_NODES
+            })
+        ),
+        "{:?}",
+        r.as_ref().map(|a| a.page.dom.len())
+    );
+    assert!(took < HEAVY, "{took:?}");
+}
 
 /// A loose bound on the heavy cases (seconds at the test profile's opt-level on a loaded
 /// 2-core machine are 20-40): it fails on a quadratic step, not on a slow machine.
@@ -268,6 +308,20 @@ fn binary_garbage() {
         })
         .collect();
     let (r, _) = run("10 MB of random bytes", &garbage, &UNTIMED);
+    // WHATWG MIME sniffing: binary data bytes in the first 1445 bytes are not HTML.
+    assert!(
+        matches!(
+            r,
+            Err(Error::NotHtml {
+                kind: "binary data"
+            })
+        ),
+        "{:?}",
+        r.err()
+    );
+    // Behind an HTML signature, the same bytes are a page (noise, in a single-byte charset).
+    let page = [&b"<p>"[..], &garbage].concat();
+    let (r, _) = run("10 MB of random bytes after <p>", &page, &UNTIMED);
     let a = r.unwrap();
     // Not UTF-8, so chardetng guesses a single-byte charset, which decodes any byte.
     assert_ne!(a.page.encoding, "UTF-8");
@@ -276,6 +330,105 @@ fn binary_garbage() {
         pagelevel::decode::CharsetSource::Detected
     );
     assert!(a.page.dom.len() > 4);
+    let (r, _) = run("a PDF", b"%PDF-1.7\n%\xe2\xe3\xcf\xd3\n1 0 obj", &UNTIMED);
+    assert!(matches!(
+        r,
+        Err(Error::NotHtml {
+            kind: "a PDF document"
+        })
+    ));
+}
+
+#[test]
+fn one_tag_with_many_attributes_is_stopped_by_the_time_limit() {
+    // html5ever checks each attribute's name against all earlier ones of its tag: n distinct
+    // attributes cost O(n²), and a tag is one chunk of the parse. Fed in pieces with the
+    // deadline checked between them, the page stops near its limit.
+    let mut html = String::from("<html><body><div");
+    for i in 0..200_000 {
+        html.push_str(&format!(" a{i}=1"));
+    }
+    html.push_str(">text</div>");
+    let limits = Limits {
+        timeout_ms: 1_000,
+        ..UNTIMED
+    };
+    let (r, took) = run(
+        "one tag, 200,000 attributes, 1 s limit",
+        html.as_bytes(),
+        &limits,
+    );
+    assert!(
+        matches!(r, Err(Error::Timeout { stage: "parse", .. })),
+        "{:?}",
+        r.err()
+    );
+    // Before, it took 36 s; now one piece of 4 KiB (about 500 attributes) past the deadline.
+    assert!(took < Duration::from_secs(5), "{took:?}");
+    // A tag with a few thousand attributes still parses, all of them counted.
+    let mut html = String::from("<div");
+    for i in 0..5_000 {
+        html.push_str(&format!(" a{i}=1"));
+    }
+    html.push_str(">text</div>");
+    let (r, _) = run("one tag, 5,000 attributes", html.as_bytes(), &UNTIMED);
+    assert_eq!(r.unwrap().main_text(), "text");
+}
+
+#[test]
+fn deep_lists_give_markdown_linear_in_the_input() {
+    // 12,000 nested lists: every line repeats the indentation, so without a bound Markdown grew
+    // as depth squared (481 KB gave 144 MB).
+    let mut html = String::from("<html><body>");
+    for i in 0..12_000 {
+        html.push_str(&format!("<ul><li>item {i} "));
+    }
+    let (r, _) = run("12,000 nested <ul><li>", html.as_bytes(), &UNTIMED);
+    let dom = &r.unwrap().page.dom;
+    // Every node kept, so that the renderer, not the classifier, decides.
+    let keep = vec![true; dom.len()];
+    let visible = pagelevel::dom::visibility(dom);
+    let md = pagelevel::render::render(dom, &visible, &keep, pagelevel::render::Format::Markdown);
+    assert!(md.contains("item 0") && md.contains("item 11999"));
+    let longest = md.lines().map(str::len).max().unwrap();
+    assert!(
+        longest <= pagelevel::render::MAX_PREFIX_BYTES + 20,
+        "{longest}"
+    );
+    assert!(md.len() < 4 * html.len(), "{} bytes", md.len());
+}
+
+#[test]
+fn deep_paths_are_abbreviated() {
+    let html = nested("span", 1_000_000, "deep words here");
+    let page = pagelevel::Page::from_bytes(html.as_bytes(), None, None, &UNTIMED).unwrap();
+    let dom = &page.dom;
+    let start = Instant::now();
+    let mut total = 0usize;
+    let mut longest = 0usize;
+    dom.for_each_short_path(
+        |_| true,
+        |_, p| {
+            total += p.len();
+            longest = longest.max(p.len());
+        },
+    );
+    // At most PATH_MAX_STEPS steps of at most `/span[1]` and a `/…N…` step.
+    assert!(longest < 64 * 8 + 20, "{longest}");
+    assert!(total < 600 * dom.len(), "{total}");
+    assert!(start.elapsed() < HEAVY);
+    let leaf = dom.len() - 1;
+    let short = &dom.short_paths_of(&[leaf])[0];
+    assert!(short.starts_with("/html/body/span[1]/span[1]/"), "{short}");
+    assert!(short.contains("/…999939…/"), "{short}");
+    assert!(short.ends_with("/span[1]/text()[1]"), "{short}");
+    // A shallow path is written in full, as `Dom::path` writes it.
+    let small = pagelevel::dom::parse("<div><p>a</p><p>b<b>c</b></p></div>", &UNTIMED).unwrap();
+    let all = small.short_paths(|_| true);
+    assert_eq!(all.len(), small.len() - 1);
+    for (i, p) in all {
+        assert_eq!(p, small.path(i));
+    }
 }
 
 #[test]

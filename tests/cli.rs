@@ -112,10 +112,9 @@ fn a_failing_page_is_reported_and_the_batch_goes_on() {
     assert_eq!(out.status.code(), Some(1));
     let v = lines(&out.stdout);
     assert_eq!(v.len(), 2);
-    assert!(v[0]["error"]
-        .as_str()
-        .unwrap()
-        .contains("no-such-page.html"));
+    // The line's path names the page; its error does not repeat it.
+    assert_eq!(v[0]["path"], "no-such-page.html");
+    assert!(v[0]["error"].as_str().unwrap().starts_with("cannot read"));
     assert!(!v[1]["text"].as_str().unwrap().is_empty());
 }
 
@@ -602,5 +601,173 @@ fn train_stacked_is_deterministic() {
     let one = extract("1");
     assert!(!one.is_empty());
     assert_eq!(one, extract("2"));
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+/// A folder of hostile inputs for the tests below, made once per test.
+fn hostile_dir(test: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("pagelevel-{test}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+/// Random bytes and a PDF are not HTML: each fails alone with a message, the pages beside them
+/// are extracted, and an error names its path once (it used to say `DIR: DIR: cannot read`).
+#[test]
+fn binary_input_and_unreadable_paths_fail_alone_with_one_path() {
+    let dir = hostile_dir("binary");
+    let pdf = dir.join("paper.pdf");
+    std::fs::write(
+        &pdf,
+        b"%PDF-1.7\n%\xe2\xe3\xcf\xd3\n1 0 obj\n<< /Type /Catalog >>",
+    )
+    .unwrap();
+    let noise = dir.join("noise.html");
+    let mut x: u32 = 12345;
+    let bytes: Vec<u8> = (0..5_000)
+        .map(|_| {
+            x = x.wrapping_mul(1_103_515_245).wrapping_add(12345);
+            (x >> 16) as u8
+        })
+        .collect();
+    std::fs::write(&noise, bytes).unwrap();
+    let sub = dir.join("a-folder");
+    std::fs::create_dir_all(&sub).unwrap();
+    let ex = examples();
+    let out = bin()
+        .arg("extract")
+        .args([&ex[0], &pdf, &noise, &sub, &ex[1]])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let v = lines(&out.stdout);
+    assert_eq!(v.len(), 5);
+    assert!(v[0]["error"].is_null() && !v[0]["text"].as_str().unwrap().is_empty());
+    assert_eq!(v[1]["error"], "not HTML: a PDF document");
+    assert_eq!(v[2]["error"], "not HTML: binary data");
+    let folder_error = v[3]["error"].as_str().unwrap();
+    assert!(
+        folder_error.starts_with("cannot read") && !folder_error.contains("a-folder"),
+        "{folder_error}"
+    );
+    assert!(v[4]["error"].is_null() && !v[4]["text"].as_str().unwrap().is_empty());
+    // The text formats report failures on stderr, one line each, naming the path once.
+    let out = bin()
+        .args(["extract", "--format", "text"])
+        .args([&ex[0], &sub, &pdf])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    let dir_line = stderr.lines().find(|l| l.contains("a-folder")).unwrap();
+    assert_eq!(dir_line.matches("a-folder").count(), 1, "{dir_line}");
+    assert!(
+        stderr.contains("paper.pdf: not HTML: a PDF document"),
+        "{stderr}"
+    );
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+/// `features` on a page 200,000 deep: the paths are abbreviated, so the output stays linear
+/// (it grew with depth squared), and `--timeout-ms` applies.
+#[test]
+fn features_output_is_linear_on_deep_pages_and_has_a_time_limit() {
+    let dir = hostile_dir("features-deep");
+    let page = dir.join("deep.html");
+    let html = "<span>".repeat(200_000) + "words";
+    std::fs::write(&page, &html).unwrap();
+    let out = bin()
+        .args(["features", "--timeout-ms", "0"])
+        .arg(&page)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(text.lines().count(), 200_000 + 3);
+    let longest = text.lines().map(str::len).max().unwrap();
+    assert!(longest < 3_000, "{longest}");
+    // Nested divs are quadratic in html5ever: the time limit stops them, for this page alone.
+    let divs = dir.join("divs.html");
+    std::fs::write(&divs, "<div>".repeat(200_000)).unwrap();
+    let start = std::time::Instant::now();
+    let out = bin()
+        .args(["features", "--timeout-ms", "1000"])
+        .arg(&divs)
+        .arg(examples()[0].as_path())
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("time limit of 1000 ms"));
+    assert!(!out.stdout.is_empty(), "the example page's rows");
+    assert!(start.elapsed() < std::time::Duration::from_secs(60));
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+/// `dedup` and `sitelevel` take `--timeout-ms`: a page the parser would take minutes over
+/// fails alone.
+#[test]
+fn dedup_and_sitelevel_have_a_time_limit() {
+    let dir = hostile_dir("dedup-timeout");
+    let divs = dir.join("divs.html");
+    std::fs::write(&divs, "<div>".repeat(200_000)).unwrap();
+    let ex = examples();
+    let out = bin()
+        .args(["dedup", "--timeout-ms", "1000"])
+        .args([&divs, &ex[0], &ex[1]])
+        .output()
+        .unwrap();
+    assert_eq!(
+        out.status.code(),
+        Some(1),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.contains("time limit of 1000 ms"), "{stderr}");
+    // sitelevel over a folder holding the deep page and copies of an example.
+    let site = dir.join("site");
+    std::fs::create_dir_all(&site).unwrap();
+    std::fs::copy(&divs, site.join("a-deep.html")).unwrap();
+    for k in 0..4 {
+        let html = String::from_utf8_lossy(&std::fs::read(&ex[0]).unwrap()).into_owned();
+        std::fs::write(
+            site.join(format!("p{k}.html")),
+            html.replace("<body", &format!("<body data-k={k}")),
+        )
+        .unwrap();
+    }
+    let mut manifest = String::new();
+    for name in ["a-deep.html", "p0.html", "p1.html", "p2.html", "p3.html"] {
+        manifest.push_str(&format!(
+            "{{\"id\": \"{name}\", \"site\": \"s\", \"html\": \"site/{name}\"}}\n"
+        ));
+    }
+    std::fs::write(dir.join("manifest.jsonl"), manifest).unwrap();
+    let out = bin()
+        .args([
+            "sitelevel",
+            "--timeout-ms",
+            "1000",
+            "--min-pages",
+            "2",
+            "--manifest",
+        ])
+        .arg(dir.join("manifest.jsonl"))
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.contains("time limit of 1000 ms"), "{stderr}");
+    let v = lines(&out.stdout);
+    assert!(v
+        .iter()
+        .any(|l| l["path"] == "site/a-deep.html" && l["error"].is_string()));
+    assert!(v
+        .iter()
+        .any(|l| l["path"] == "site/p0.html" && l["error"].is_null()));
     std::fs::remove_dir_all(&dir).ok();
 }

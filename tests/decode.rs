@@ -524,24 +524,34 @@ fn size_limit() {
         Err(Error::TooLarge { size, limit, .. }) => assert_eq!((size, limit), (n, n - 1)),
         other => panic!("expected Error::TooLarge, got {other:?}"),
     }
-    // For gzip the limit applies to the decompressed size, and reading stops at limit + 1.
+    // For gzip the limit applies to the decompressed size: the gzip trailer declares it, so the
+    // page is refused before anything is inflated.
     match read_page(&gz.0, &limits(1000)) {
-        Err(Error::TooLarge { size, limit, .. }) => assert_eq!((size, limit), (1001, 1000)),
+        Err(Error::TooLarge { size, limit, .. }) => assert_eq!((size, limit), (n, 1000)),
         other => panic!("expected Error::TooLarge, got {other:?}"),
     }
     assert!(matches!(
         read_bytes(&gzip(&html), "mem", &limits(10)),
-        Err(Error::TooLarge { size: 11, .. })
+        Err(Error::TooLarge { size, .. }) if size == n
     ));
+    // Without a believable trailer (cut off), reading stops at limit + 1 while inflating.
+    let mut no_trailer = gzip(&html);
+    let len = no_trailer.len();
+    no_trailer[len - 4..].copy_from_slice(&u32::MAX.to_le_bytes());
+    let cut = TempFile::new(".html.gz", &no_trailer);
+    match read_page(&cut.0, &limits(1000)) {
+        Err(Error::TooLarge { size, limit, .. }) => assert_eq!((size, limit), (1001, 1000)),
+        other => panic!("expected Error::TooLarge, got {other:?}"),
+    }
     assert!(matches!(
         read_bytes(&html, "mem", &limits(10)),
         Err(Error::TooLarge { .. })
     ));
-    // A gzip bomb: 64 MiB of zeros is cut at the limit.
+    // A gzip bomb: 64 MiB of zeros, refused by its trailer before inflating.
     let bomb = gzip(&vec![0u8; 64 << 20]);
     let bomb_file = TempFile::new(".gz", &bomb);
     assert!(
-        matches!(read_page(&bomb_file.0, &limits(1 << 20)), Err(Error::TooLarge { size, .. }) if size == (1 << 20) + 1)
+        matches!(read_page(&bomb_file.0, &limits(1 << 20)), Err(Error::TooLarge { size, .. }) if size == 64 << 20)
     );
 }
 

@@ -36,17 +36,22 @@ def extract(
     html: bytes | str,
     url: str | None = None,
     format: Literal["text", "json", "markdown", "html"] | str = "text",
+    timeout_ms: int = 10000,
 ) -> str:
     """The page's main content: "text" (one block per line), "json" ({"url", "text"}),
     "markdown" (headings, lists, tables, code blocks) or "html" (minimal clean HTML).
 
     Bytes are decoded like the CLI does (BOM, <meta>, detection; gzip is unpacked); a str is
     taken as already decoded. Raises ValueError for an unknown format, PageLevelError when
-    the page cannot be read.
+    the page cannot be read, is not HTML, or takes over `timeout_ms` (0 = no limit).
+    Ctrl-C interrupts the call.
     """
 
-def segment(html: bytes | str, url: str | None = None) -> list[_Segment]:
-    """The page's segments, as in the "segments" of `pagelevel segment`."""
+def segment(
+    html: bytes | str, url: str | None = None, timeout_ms: int = 10000
+) -> list[_Segment]:
+    """The page's segments, as in the "segments" of `pagelevel segment`; PageLevelError past
+    `timeout_ms` (0 = no limit)."""
 
 def site(url: str) -> str | None:
     """The registrable domain of a URL (public suffix list), as `pagelevel sitelevel` groups
@@ -57,8 +62,9 @@ class SiteLevel:
     """SiteLevel(θ): subtrees occurring on at least max(2, ⌈θ·N⌉) of a site's N pages are template."""
 
     def __new__(cls, theta: float = 0.1) -> SiteLevel: ...
-    def add(self, url: str | None, html: bytes | str) -> int:
-        """Adds a page of the site; returns its index. Raises PageLevelError if it cannot be read."""
+    def add(self, url: str | None, html: bytes | str, timeout_ms: int = 10000) -> int:
+        """Adds a page of the site; returns its index. Raises PageLevelError if it cannot be
+        read or takes over `timeout_ms` (0 = no limit)."""
     def labels(self) -> list[_PageLabels]:
         """Per page in the order added, the template label of every element and text node
         (the lines of `pagelevel sitelevel`). Raises PageLevelError when the site has too few

@@ -7,8 +7,18 @@
 
 use pagelevel::classify::Model;
 use pagelevel::config::Deadline;
-use pagelevel::pipeline::{analyze, Analysis, Options};
+use std::borrow::Cow;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{mpsc, Arc};
+use std::time::Duration;
+
+use pagelevel::config::DEFAULT_TIMEOUT_MS;
+use pagelevel::pipeline::{analyze_within, Analysis, Options};
 use pagelevel::site::{self, SiteTree};
+
+// The literal `timeout_ms=10000` in the signatures below shows in Python's signature (an
+// expression would not); it is the CLI's default.
+const _: () = assert!(DEFAULT_TIMEOUT_MS == 10000);
 use pagelevel::{Limits, Page, Spans};
 use pyo3::create_exception;
 use pyo3::exceptions::PyValueError;
@@ -64,19 +74,44 @@ fn format_of(name: &str) -> PyResult<Render> {
         })
 }
 
-/// The bytes of `html` (bytes or str) and the transport charset they are known to be in.
-fn html_bytes(html: &Bound<'_, PyAny>) -> PyResult<(Vec<u8>, Option<&'static str>)> {
-    if let Ok(b) = html.downcast::<PyBytes>() {
-        return Ok((b.as_bytes().to_vec(), None));
-    }
-    if let Ok(s) = html.downcast::<PyString>() {
+/// The bytes of `html` (bytes or str), borrowed from the Python object without a copy, and the
+/// transport charset they are known to be in. Input over `limits.max_input_bytes` (compressed or
+/// not) is refused here, before anything is copied or decompressed.
+fn html_bytes<'a>(
+    html: &'a Bound<'_, PyAny>,
+    limits: &Limits,
+) -> PyResult<(Cow<'a, [u8]>, Option<&'static str>)> {
+    let (bytes, charset) = if let Ok(b) = html.downcast::<PyBytes>() {
+        (Cow::Borrowed(b.as_bytes()), None)
+    } else if let Ok(s) = html.downcast::<PyString>() {
         // A str is already decoded: its UTF-8 bytes must not be re-detected as another charset.
-        return Ok((s.to_cow()?.into_owned().into_bytes(), Some("utf-8")));
+        let bytes = match s.to_cow()? {
+            Cow::Borrowed(t) => Cow::Borrowed(t.as_bytes()),
+            Cow::Owned(t) => Cow::Owned(t.into_bytes()),
+        };
+        (bytes, Some("utf-8"))
+    } else {
+        return Err(pyo3::exceptions::PyTypeError::new_err(format!(
+            "html must be bytes or str, not {}",
+            html.get_type().name()?
+        )));
+    };
+    if bytes.len() as u64 > limits.max_input_bytes {
+        return Err(PageLevelError::new_err(format!(
+            "input is over the limit of {} bytes ({} bytes)",
+            limits.max_input_bytes,
+            bytes.len()
+        )));
     }
-    Err(pyo3::exceptions::PyTypeError::new_err(format!(
-        "html must be bytes or str, not {}",
-        html.get_type().name()?
-    )))
+    Ok((bytes, charset))
+}
+
+/// The CLI's default limits with `timeout_ms` (0 = none).
+fn limits(timeout_ms: u64) -> Limits {
+    Limits {
+        timeout_ms,
+        ..Limits::default()
+    }
 }
 
 /// Decodes (gunzipping bytes that start with the gzip magic) and parses one page.
@@ -85,11 +120,13 @@ fn parse(
     charset: Option<&str>,
     url: Option<&str>,
     spans: Spans,
+    limits: &Limits,
+    deadline: &Deadline,
 ) -> Result<Page, String> {
-    let limits = Limits::default();
     let what = url.unwrap_or("<html>");
-    let raw = pagelevel::input::read_bytes(bytes, what, &limits).map_err(|e| e.to_string())?;
-    Page::from_bytes_with(&raw, url, charset, &limits, &Deadline::none(), spans)
+    let raw = pagelevel::input::read_bytes(bytes, what, limits).map_err(|e| e.to_string())?;
+    deadline.check("read").map_err(|e| format!("{what}: {e}"))?;
+    Page::from_bytes_with(&raw, url, charset, limits, deadline, spans)
         .map_err(|e| format!("{what}: {e}"))
 }
 
@@ -99,40 +136,63 @@ fn analyse(
     charset: Option<&str>,
     url: Option<&str>,
     spans: Spans,
+    limits: &Limits,
+    deadline: &Deadline,
 ) -> Result<Analysis, String> {
-    let page = parse(bytes, charset, url, spans)?;
-    Ok(analyze(page, Model::embedded(), &Options::default()))
+    let what = url.unwrap_or("<html>");
+    let page = parse(bytes, charset, url, spans, limits, deadline)?;
+    analyze_within(page, Model::embedded(), &Options::default(), deadline)
+        .map_err(|e| format!("{what}: {e}"))
 }
 
-/// The segments of an analysed page, as `pagelevel segment` prints them.
-fn segments_json(a: &Analysis) -> serde_json::Value {
-    let dom = &a.page.dom;
-    let segments: Vec<serde_json::Value> = a
-        .segmentation
-        .segments
-        .iter()
-        .enumerate()
-        .map(|(k, s)| {
-            let node = dom.node(s.node);
-            let r = a.features.layout.rects[s.node];
-            let span = node
-                .span
-                .is_known()
-                .then_some([node.span.start, node.span.end]);
-            serde_json::json!({
-                "id": k,
-                "path": dom.path(s.node),
-                "tag": dom.tag_name(s.node),
-                "span": span,
-                "box": {"x": r.x, "y": r.y, "w": r.w, "h": r.h},
-                "score": (s.score as f64 * 1e4).round() / 1e4,
-                "template": s.template,
-                "words": s.words,
-                "parent": s.parent,
-            })
-        })
-        .collect();
-    serde_json::Value::Array(segments)
+/// How often a call waiting for its page looks for a pending signal (Ctrl-C), in ms.
+const SIGNAL_POLL_MS: u64 = 50;
+
+/// Runs `work` under `limits`' deadline without the GIL, so other Python threads run. On the
+/// main thread (the only one Python delivers signals to) the work runs on a helper thread while
+/// this one checks for signals every [`SIGNAL_POLL_MS`]: a KeyboardInterrupt cancels the page
+/// (it stops at its next deadline check) and is raised at once.
+fn interruptible<T: Send>(
+    py: Python<'_>,
+    limits: &Limits,
+    work: impl FnOnce(&Deadline) -> Result<T, String> + Send,
+) -> PyResult<T> {
+    let on_main_thread = py
+        .import("threading")?
+        .call_method0("main_thread")?
+        .is(&py.import("threading")?.call_method0("current_thread")?);
+    if !on_main_thread {
+        let deadline = limits.deadline();
+        return py
+            .allow_threads(|| work(&deadline))
+            .map_err(PageLevelError::new_err);
+    }
+    let cancel = Arc::new(AtomicBool::new(false));
+    let deadline = limits.deadline().with_cancel(cancel.clone());
+    std::thread::scope(|scope| {
+        let (tx, rx) = mpsc::channel();
+        scope.spawn(move || {
+            let _ = tx.send(work(&deadline));
+        });
+        let mut rx = rx;
+        loop {
+            let wait = Duration::from_millis(SIGNAL_POLL_MS);
+            // A receiver is Send, not Sync: it goes into the GIL-free closure and back.
+            let (got, back) = py.allow_threads(move || (rx.recv_timeout(wait), rx));
+            rx = back;
+            match got {
+                Ok(result) => return result.map_err(PageLevelError::new_err),
+                Err(mpsc::RecvTimeoutError::Disconnected) => {
+                    return Err(PageLevelError::new_err("the page's worker thread stopped"))
+                }
+                Err(mpsc::RecvTimeoutError::Timeout) => {}
+            }
+            if let Err(e) = py.check_signals() {
+                cancel.store(true, Ordering::Relaxed);
+                return Err(e);
+            }
+        }
+    })
 }
 
 /// A JSON text as Python objects, through the standard library's `json.loads`.
@@ -141,32 +201,55 @@ fn json_to_py(py: Python<'_>, json: &str) -> PyResult<PyObject> {
 }
 
 /// The main content of one page: the CLI's pipeline (decode, parse, layout, features,
-/// classifier, smoothing, render), linear in the page's size apart from smoothing.
+/// classifier, smoothing, render), linear in the page's size apart from smoothing, under the
+/// CLI's limits and a time limit of `timeout_ms` (0 = none). Ctrl-C interrupts it.
 #[pyfunction]
-#[pyo3(signature = (html, url=None, format="text"))]
+#[pyo3(signature = (html, url=None, format="text", timeout_ms=10000))]
 fn extract(
     py: Python<'_>,
     html: &Bound<'_, PyAny>,
     url: Option<String>,
     format: &str,
+    timeout_ms: u64,
 ) -> PyResult<String> {
     let render = format_of(format)?;
-    let (bytes, charset) = html_bytes(html)?;
-    py.allow_threads(|| analyse(&bytes, charset, url.as_deref(), Spans::Skip).map(|a| render(&a)))
-        .map_err(PageLevelError::new_err)
+    let limits = limits(timeout_ms);
+    let (bytes, charset) = html_bytes(html, &limits)?;
+    interruptible(py, &limits, |deadline| {
+        analyse(
+            &bytes,
+            charset,
+            url.as_deref(),
+            Spans::Skip,
+            &limits,
+            deadline,
+        )
+        .map(|a| render(&a))
+    })
 }
 
 /// The segments of one page: id, path, tag, span, box, score, template, words, parent.
 #[pyfunction]
-#[pyo3(signature = (html, url=None))]
-fn segment(py: Python<'_>, html: &Bound<'_, PyAny>, url: Option<String>) -> PyResult<PyObject> {
-    let (bytes, charset) = html_bytes(html)?;
-    let json = py
-        .allow_threads(|| {
-            analyse(&bytes, charset, url.as_deref(), Spans::Keep)
-                .map(|a| segments_json(&a).to_string())
-        })
-        .map_err(PageLevelError::new_err)?;
+#[pyo3(signature = (html, url=None, timeout_ms=10000))]
+fn segment(
+    py: Python<'_>,
+    html: &Bound<'_, PyAny>,
+    url: Option<String>,
+    timeout_ms: u64,
+) -> PyResult<PyObject> {
+    let limits = limits(timeout_ms);
+    let (bytes, charset) = html_bytes(html, &limits)?;
+    let json = interruptible(py, &limits, |deadline| {
+        analyse(
+            &bytes,
+            charset,
+            url.as_deref(),
+            Spans::Keep,
+            &limits,
+            deadline,
+        )
+        .map(|a| a.segments_json().to_string())
+    })?;
     json_to_py(py, &json)
 }
 
@@ -241,24 +324,31 @@ impl SiteLevel {
         })
     }
 
-    /// Adds a page; returns its index. A page that cannot be parsed raises PageLevelError and
-    /// is not added.
-    #[pyo3(signature = (url, html))]
+    /// Adds a page; returns its index. A page that cannot be parsed (or takes over
+    /// `timeout_ms`, 0 = none) raises PageLevelError and is not added. Ctrl-C interrupts it.
+    #[pyo3(signature = (url, html, timeout_ms=10000))]
     fn add(
         &mut self,
         py: Python<'_>,
         url: Option<String>,
         html: &Bound<'_, PyAny>,
+        timeout_ms: u64,
     ) -> PyResult<usize> {
-        let (bytes, charset) = html_bytes(html)?;
+        let limits = limits(timeout_ms);
+        let (bytes, charset) = html_bytes(html, &limits)?;
         let hash = &self.options.hash;
-        let page = py
-            .allow_threads(|| {
-                let page = parse(&bytes, charset, url.as_deref(), Spans::Skip)?;
-                let hashes = sitelevel::hash_page(&SiteTree::new(&page.dom), hash);
-                Ok::<_, String>((page, hashes))
-            })
-            .map_err(PageLevelError::new_err)?;
+        let page = interruptible(py, &limits, |deadline| {
+            let page = parse(
+                &bytes,
+                charset,
+                url.as_deref(),
+                Spans::Skip,
+                &limits,
+                deadline,
+            )?;
+            let hashes = sitelevel::hash_page(&SiteTree::new(&page.dom), hash);
+            Ok::<_, String>((page, hashes))
+        })?;
         let k = self.run.add_page_hashes(page.1);
         self.finished = false;
         self.pages.push((url, page.0, k));

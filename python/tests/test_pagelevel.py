@@ -188,3 +188,44 @@ def test_the_gil_is_released_while_rust_works():
     gaps = [b - a for a, b in zip([start, *inside], [*inside, end])]
     assert end - start > 0.05, "the page is too small to tell"
     assert max(gaps) < 0.5 * (end - start), (max(gaps), end - start)
+
+
+# Nested divs cost html5ever O(depth) each: 200,000 of them take minutes unless stopped.
+DEEP_DIVS = b"<div>" * 200_000
+
+
+def test_timeout_ms_stops_a_slow_page_in_every_call():
+    import time
+
+    for call in (
+        lambda: pagelevel.extract(DEEP_DIVS, timeout_ms=300),
+        lambda: pagelevel.segment(DEEP_DIVS, timeout_ms=300),
+        lambda: pagelevel.SiteLevel().add("https://a.example/x", DEEP_DIVS, timeout_ms=300),
+    ):
+        start = time.monotonic()
+        with pytest.raises(pagelevel.PageLevelError, match="time limit of 300 ms"):
+            call()
+        assert time.monotonic() - start < 30
+
+
+def test_ctrl_c_interrupts_a_long_call():
+    import _thread
+    import threading
+    import time
+
+    def interrupt():
+        time.sleep(0.5)
+        _thread.interrupt_main()  # what Ctrl-C does: SIGINT delivered to the main thread
+
+    threading.Thread(target=interrupt).start()
+    start = time.monotonic()
+    with pytest.raises(KeyboardInterrupt):
+        pagelevel.extract(DEEP_DIVS, timeout_ms=0)
+    assert time.monotonic() - start < 10
+    # The module works on after an interrupted call.
+    assert "hello" in pagelevel.extract(b"<p>hello</p>")
+
+
+def test_binary_input_is_not_html():
+    with pytest.raises(pagelevel.PageLevelError, match="not HTML: a PDF document"):
+        pagelevel.extract(b"%PDF-1.7\n%\xe2\xe3\xcf\xd3\n")

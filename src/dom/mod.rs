@@ -84,6 +84,10 @@ pub fn parse_opts() -> html5ever::ParseOpts {
 /// Marker for "no node" / "unknown offset" in the `u32` fields.
 pub const NONE: u32 = u32::MAX;
 
+/// Most steps of a path written by [`Dom::short_paths`] (what the CLI prints): deeper paths
+/// elide their middle.
+pub const PATH_MAX_STEPS: usize = 64;
+
 /// What a node is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Kind {
@@ -359,33 +363,109 @@ impl Dom {
             chain.push(cur);
             cur = self.nodes[cur].parent as usize;
         }
+        chain.reverse();
         let mut out = String::with_capacity(chain.len() * 8);
+        self.write_path(&mut out, &chain, chain.len());
+        out
+    }
+
+    /// The paths of the nodes `wanted` picks, in document order, as [`Dom::path`] writes them
+    /// but of at most [`PATH_MAX_STEPS`] steps: a deeper path keeps its first and last
+    /// `PATH_MAX_STEPS / 2` steps around a `/…N…` step that says how many it leaves out, so that
+    /// output stays linear in the page whatever its depth.
+    ///
+    /// # Complexity
+    /// One preorder pass with a stack of ancestors: O(n + output), O(depth) extra space.
+    pub fn short_paths(&self, wanted: impl FnMut(usize) -> bool) -> Vec<(usize, String)> {
+        let mut out = Vec::new();
+        self.for_each_short_path(wanted, |i, p| out.push((i, p.to_owned())));
+        out
+    }
+
+    /// Calls `f(i, path)` for the nodes `wanted` picks, in document order, with the path
+    /// [`Dom::short_paths`] gives; one buffer is reused. O(n + output).
+    pub fn for_each_short_path(
+        &self,
+        mut wanted: impl FnMut(usize) -> bool,
+        mut f: impl FnMut(usize, &str),
+    ) {
+        let mut chain: Vec<usize> = Vec::new();
+        let mut buf = String::new();
+        for i in 1..self.nodes.len() {
+            let parent = self.nodes[i].parent as usize;
+            while chain.last().is_some_and(|&top| top != parent) {
+                chain.pop();
+            }
+            chain.push(i);
+            if wanted(i) {
+                buf.clear();
+                self.write_path(&mut buf, &chain, PATH_MAX_STEPS);
+                f(i, &buf);
+            }
+        }
+    }
+
+    /// [`Dom::short_paths`] of `nodes`, in their order (the document node's path is `/`).
+    ///
+    /// # Complexity
+    /// O(n + output).
+    pub fn short_paths_of(&self, nodes: &[usize]) -> Vec<String> {
+        let mut want = vec![false; self.nodes.len()];
+        for &i in nodes {
+            if let Some(w) = want.get_mut(i) {
+                *w = true;
+            }
+        }
+        let found: rustc_hash::FxHashMap<usize, String> =
+            self.short_paths(|i| want[i]).into_iter().collect();
+        nodes
+            .iter()
+            .map(|i| found.get(i).cloned().unwrap_or_else(|| "/".to_owned()))
+            .collect()
+    }
+
+    /// Writes the path of `chain` (the nodes from the root's child down), eliding the middle
+    /// steps beyond `max_steps`.
+    fn write_path(&self, out: &mut String, chain: &[usize], max_steps: usize) {
         if chain.is_empty() {
             out.push('/');
         }
-        for &c in chain.iter().rev() {
+        let half = max_steps / 2;
+        // Only the kept steps are visited: O(max_steps), not O(depth).
+        let (head, elided, tail) = if chain.len() > max_steps {
+            (
+                &chain[..half],
+                chain.len() - 2 * half,
+                &chain[chain.len() - half..],
+            )
+        } else {
+            (chain, 0, &chain[..0])
+        };
+        for (k, &c) in head.iter().chain(tail).enumerate() {
+            if k == head.len() && elided > 0 {
+                let _ = std::fmt::Write::write_fmt(out, format_args!("/…{elided}…"));
+            }
             let n = &self.nodes[c];
             out.push('/');
             match n.kind {
                 Kind::Element => {
                     out.push_str(self.name_of(n.tag));
                     if !matches!(n.tag, Tag::HTML | Tag::HEAD | Tag::BODY) || n.foreign {
-                        push_index(&mut out, n.nth);
+                        push_index(out, n.nth);
                     }
                 }
                 Kind::Text => {
                     out.push_str("text()");
-                    push_index(&mut out, n.nth);
+                    push_index(out, n.nth);
                 }
                 Kind::Comment => {
                     out.push_str("comment()");
-                    push_index(&mut out, n.nth);
+                    push_index(out, n.nth);
                 }
                 Kind::Doctype => out.push_str("doctype()"),
                 Kind::Document => {}
             }
         }
-        out
     }
 
     /// Estimated bytes of source HTML in each node's subtree, for every node (`result[i]`).

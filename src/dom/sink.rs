@@ -108,9 +108,7 @@ fn drive(html: &str, limits: &Limits, deadline: &Deadline, spans: bool) -> Resul
                 end: end as u32,
             });
         }
-        queue.push_back(whole.subtendril(start as u32, (end - start) as u32));
-        // A script end or a `<meta charset>` returns early: feed on until the chunk is used up.
-        while !matches!(tok.feed(&queue), TokenizerResult::Done) {}
+        feed(&tok, &queue, &whole, html, start, end, deadline)?;
         if sink.overflow.get() {
             return Err(Error::TooManyNodes {
                 limit: limits.max_nodes,
@@ -125,8 +123,7 @@ fn drive(html: &str, limits: &Limits, deadline: &Deadline, spans: bool) -> Resul
         end: len,
     });
     if start < html.len() {
-        queue.push_back(whole.subtendril(start as u32, len - start as u32));
-        while !matches!(tok.feed(&queue), TokenizerResult::Done) {}
+        feed(&tok, &queue, &whole, html, start, html.len(), deadline)?;
     }
     tok.end();
     if tok.sink.sink.overflow.get() {
@@ -135,6 +132,41 @@ fn drive(html: &str, limits: &Limits, deadline: &Deadline, spans: bool) -> Resul
         });
     }
     Ok(tok.sink.sink.into_dom(html.len()))
+}
+
+/// Longest piece of a chunk fed to html5ever at once. A chunk is bytes up to a `>`, so one huge
+/// tag is one chunk; html5ever checks each attribute's name against all earlier ones of its tag
+/// (quadratic in the attributes), so a long chunk goes in pieces with the deadline checked
+/// between them, and the time limit holds within about one piece's work.
+const MAX_PIECE: usize = 4 << 10;
+
+/// Feeds `html[start..end]` to the tokenizer in pieces of at most [`MAX_PIECE`] bytes (cut at
+/// character boundaries), checking `deadline` between pieces. The tree is the same as fed
+/// whole: html5ever tokenizes a stream, and the sink's spans come from the chunk, not the piece.
+fn feed(
+    tok: &Tokenizer<TreeBuilder<u32, Sink<'_>>>,
+    queue: &BufferQueue,
+    whole: &StrTendril,
+    html: &str,
+    start: usize,
+    end: usize,
+    deadline: &Deadline,
+) -> Result<()> {
+    let mut at = start;
+    while at < end {
+        let mut cut = end.min(at + MAX_PIECE);
+        while !html.is_char_boundary(cut) {
+            cut += 1;
+        }
+        if at > start {
+            deadline.check("parse")?;
+        }
+        queue.push_back(whole.subtendril(at as u32, (cut - at) as u32));
+        // A script end or a `<meta charset>` returns early: feed on until the piece is used up.
+        while !matches!(tok.feed(queue), TokenizerResult::Done) {}
+        at = cut;
+    }
+    Ok(())
 }
 
 #[derive(Clone, Copy, Default)]

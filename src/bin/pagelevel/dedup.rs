@@ -13,11 +13,12 @@ use std::path::{Path, PathBuf};
 
 use anyhow::{bail, Context};
 use pagelevel::classify::Model;
+use pagelevel::config::Deadline;
 use pagelevel::dedup::{self, Sketch, Truth};
 use pagelevel::dom::visibility;
 use pagelevel::extract::render_text;
 use pagelevel::manifest::Manifest;
-use pagelevel::pipeline::{analyze, Options};
+use pagelevel::pipeline::{analyze_within, Options};
 use pagelevel::site::{self, Outcome, RunOptions, SiteGroup, SitePage};
 use pagelevel::{Limits, Page};
 use rayon::prelude::*;
@@ -73,6 +74,8 @@ pub struct Args {
     sample: usize,
     #[command(flatten)]
     pipeline: PipelineArgs,
+    #[command(flatten)]
+    timeout: crate::pipeline_args::TimeoutArg,
 }
 
 /// The pages to compare, in output order, and the sites they form (indices into `pages`).
@@ -205,10 +208,15 @@ struct Ctx {
 
 impl Ctx {
     /// A page from its WARC record (at `offset`) or its file.
-    fn load(&self, p: &SitePage, offset: Option<u64>) -> pagelevel::Result<Page> {
+    fn load(
+        &self,
+        p: &SitePage,
+        offset: Option<u64>,
+        deadline: &Deadline,
+    ) -> pagelevel::Result<Page> {
         match offset {
             Some(o) => pagelevel::warc::page_at(&p.file, o, &self.limits),
-            None => Page::from_path(&p.file, p.url.as_deref(), &self.limits),
+            None => Page::from_path_within(&p.file, p.url.as_deref(), &self.limits, deadline),
         }
     }
 
@@ -219,9 +227,15 @@ impl Ctx {
         offset: Option<u64>,
         pagelevel: bool,
     ) -> anyhow::Result<(String, Option<String>)> {
-        let page = self.load(p, offset)?;
+        let deadline = self.limits.deadline();
+        let page = self.load(p, offset, &deadline)?;
         let full = full_text(&page);
-        let main = pagelevel.then(|| analyze(page, &self.model, &self.opts).main_text());
+        let main = if pagelevel {
+            Some(analyze_within(page, &self.model, &self.opts, &deadline)?.main_text())
+        } else {
+            None
+        };
+        deadline.check("output")?;
         Ok((full, main))
     }
 }
@@ -259,7 +273,7 @@ fn sitelevel_texts(ctx: &Ctx, inputs: &Inputs) -> anyhow::Result<Vec<Text>> {
             site::run_site_with(
                 &group,
                 &options,
-                |k, p| ctx.load(p, inputs.offsets[idx[k]]),
+                |k, p| ctx.load(p, inputs.offsets[idx[k]], &ctx.limits.deadline()),
                 |_, page, labels| site::extract_text(&page.dom, labels),
                 |_, outcome| {
                     let i = idx[k];
@@ -333,7 +347,7 @@ pub fn run(args: Args) -> anyhow::Result<usize> {
     let ctx = Ctx {
         model: args.pipeline.model()?,
         opts: args.pipeline.options(),
-        limits: args.pipeline.limits.limits(),
+        limits: args.timeout.with(args.pipeline.limits.limits()),
     };
     let inputs = inputs(&args)?;
     if args.evaluate {
@@ -350,11 +364,12 @@ pub fn run(args: Args) -> anyhow::Result<usize> {
     for (i, (p, t)) in inputs.pages.iter().zip(&texts).enumerate() {
         if let Err(m) = t {
             failed += 1;
+            let m = crate::pipeline_args::strip_path(&p.path, m);
             eprintln!("pagelevel: {}: {m}", p.path);
             let mut o = serde_json::Map::new();
             o.insert("path".into(), p.path.clone().into());
             inputs.warc_fields(i, "", &mut o);
-            o.insert("error".into(), m.clone().into());
+            o.insert("error".into(), m.into());
             out.write_all(&line(&o.into())?)?;
         } else if args.sketches {
             let words = t.as_deref().map(pagelevel::text::count_words).unwrap_or(0);
@@ -496,6 +511,7 @@ fn evaluate(args: &Args, ctx: &Ctx, inputs: &Inputs) -> anyhow::Result<usize> {
         let errors = [fp[i].as_ref().err(), st[i].as_ref().err()];
         failed += usize::from(errors.iter().any(Option::is_some));
         for e in errors.into_iter().flatten() {
+            let e = crate::pipeline_args::strip_path(&p.path, e);
             eprintln!("pagelevel: {}: {e}", p.path);
         }
     }

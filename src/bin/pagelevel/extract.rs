@@ -53,12 +53,12 @@ pub fn run(args: Args) -> anyhow::Result<usize> {
         },
         |origin, e| {
             if format != Format::Jsonl {
-                eprintln!("pagelevel: {}: {e:#}", origin.name());
+                eprintln!("pagelevel: {}: {}", origin.name(), origin.message(e));
                 return Vec::new();
             }
             let mut m = origin.fields();
             m.insert("text".into(), "".into());
-            m.insert("error".into(), format!("{e:#}").into());
+            m.insert("error".into(), origin.message(e).into());
             line(&m.into()).unwrap_or_default()
         },
     )

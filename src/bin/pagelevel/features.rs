@@ -22,6 +22,8 @@ pub struct Args {
     boxes: Option<PathBuf>,
     #[command(flatten)]
     limits: crate::pipeline_args::LimitArgs,
+    #[command(flatten)]
+    timeout: crate::pipeline_args::TimeoutArg,
 }
 
 pub fn run(args: Args) -> anyhow::Result<usize> {
@@ -29,15 +31,18 @@ pub fn run(args: Args) -> anyhow::Result<usize> {
         Some(p) => Some(pagelevel::geometry::read_boxes(p)?),
         None => None,
     };
-    let limits = args.limits.limits();
+    let limits = args.timeout.with(args.limits.limits());
     let summary = crate::batch::run(
         &args.pages,
         |path| {
-            let page = Page::from_path(path, args.url.as_deref(), &limits)?;
+            let deadline = limits.deadline();
+            let page = Page::from_path_within(path, args.url.as_deref(), &limits, &deadline)?;
             let dom = &page.dom;
             let visible = pagelevel::dom::visibility(dom);
+            deadline.check("visibility")?;
             let mut layout =
                 pagelevel::geometry::layout(dom, &visible, &FeatureOptions::default().layout);
+            deadline.check("layout")?;
             if let Some(b) = &boxes {
                 pagelevel::geometry::apply_boxes(dom, &mut layout, b);
             }
@@ -48,12 +53,13 @@ pub fn run(args: Args) -> anyhow::Result<usize> {
                 layout,
                 features::Rows::All,
             );
+            deadline.check("features")?;
             let mut out = Vec::with_capacity(dom.len() * 600);
             let name = path.display().to_string();
-            for i in 0..dom.len() {
-                if dom.node(i).kind != Kind::Element {
-                    continue;
-                }
+            // Deep paths are abbreviated, so the output stays linear in the page.
+            let paths = dom.short_paths(|i| dom.node(i).kind == Kind::Element);
+            for (k, (i, path)) in paths.into_iter().enumerate() {
+                deadline.check_every(k, "output")?;
                 let r = pf.layout.rects[i];
                 let row = pf.matrix.row(i);
                 let feats: serde_json::Map<String, serde_json::Value> = NAMES
@@ -63,7 +69,7 @@ pub fn run(args: Args) -> anyhow::Result<usize> {
                     .collect();
                 let obj = serde_json::json!({
                     "page": name,
-                    "path": dom.path(i),
+                    "path": path,
                     "tag": dom.tag_name(i),
                     "box": {"x": r.x, "y": r.y, "w": r.w, "h": r.h},
                     "features": feats,
@@ -75,7 +81,8 @@ pub fn run(args: Args) -> anyhow::Result<usize> {
             Ok(out)
         },
         |path, e| {
-            eprintln!("pagelevel: {}: {e:#}", path.display());
+            let message = crate::pipeline_args::without_path(path, e);
+            eprintln!("pagelevel: {}: {message}", path.display());
             Vec::new()
         },
     )?;

@@ -32,12 +32,14 @@ pub struct Args {
     features: bool,
     #[command(flatten)]
     limits: crate::pipeline_args::LimitArgs,
+    #[command(flatten)]
+    timeout: crate::pipeline_args::TimeoutArg,
 }
 
 pub fn run(args: Args) -> anyhow::Result<usize> {
     let m = Manifest::load(&args.manifest, args.root.as_deref())?;
     let entries: Vec<&Entry> = m.entries.iter().filter(|e| e.gold.is_some()).collect();
-    let limits = args.limits.limits();
+    let limits = args.timeout.with(args.limits.limits());
     let fopts = FeatureOptions::default();
     let summary = batch::run(
         &entries,
@@ -45,16 +47,20 @@ pub fn run(args: Args) -> anyhow::Result<usize> {
             let gold_path = m.gold_path(e).expect("filtered on gold");
             let gold = std::fs::read_to_string(&gold_path)
                 .map_err(|err| anyhow::anyhow!("{}: {err}", gold_path.display()))?;
-            let page = Page::from_path(&m.html_path(e), e.url.as_deref(), &limits)?;
+            let deadline = limits.deadline();
+            let page =
+                Page::from_path_within(&m.html_path(e), e.url.as_deref(), &limits, &deadline)?;
             let labels = label_page(&page, &gold, &fopts);
             let mut out = Vec::new();
-            for l in &labels.nodes {
+            let nodes: Vec<usize> = labels.nodes.iter().map(|l| l.node).collect();
+            let paths = page.dom.short_paths_of(&nodes);
+            for (l, path) in labels.nodes.iter().zip(paths) {
                 let mut v = serde_json::json!({
                     "id": e.id,
                     "set": e.set,
                     "html": e.html,
                     "node": l.node,
-                    "path": page.dom.path(l.node),
+                    "path": path,
                     "tag": page.dom.tag_name(l.node),
                     "words": l.words,
                     "aligned": l.aligned,

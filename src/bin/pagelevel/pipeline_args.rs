@@ -27,6 +27,19 @@ pub struct PageInputs {
     pub timeout: TimeoutArg,
 }
 
+/// `e` as one line (`{e:#}`), without a leading `path: ` that the caller prints already.
+pub fn without_path(path: &Path, e: &anyhow::Error) -> String {
+    strip_path(&path.display().to_string(), &format!("{e:#}")).to_owned()
+}
+
+/// `message` without a leading `path: `.
+pub fn strip_path<'a>(path: &str, message: &'a str) -> &'a str {
+    message
+        .strip_prefix(path)
+        .and_then(|rest| rest.strip_prefix(": "))
+        .unwrap_or(message)
+}
+
 /// Whether `path` is `-`, standard input.
 fn is_stdin(path: &Path) -> bool {
     path.as_os_str() == "-"
@@ -63,6 +76,15 @@ impl Origin<'_> {
             }
         }
         m
+    }
+
+    /// `e` as one line, without the path when the error already starts with it (the library's
+    /// errors name their file; the output names the page once).
+    pub fn message(&self, e: &anyhow::Error) -> String {
+        let path = match self {
+            Origin::File(p) | Origin::Record { path: p, .. } => p,
+        };
+        without_path(path, e)
     }
 
     /// A one-line name for the page (separator lines, stderr).
@@ -135,8 +157,7 @@ impl PageInputs {
             let mut reader = match warc::WarcReader::open(path, &limits) {
                 Ok(r) => r,
                 Err(e) => {
-                    let e =
-                        anyhow::Error::new(e).context(format!("{}: cannot read", path.display()));
+                    let e = anyhow::Error::new(e).context("cannot read");
                     std::io::Write::write_all(
                         &mut std::io::stdout(),
                         &failed(&Origin::File(path), &e),
@@ -202,7 +223,7 @@ impl PageInputs {
 /// Per-page size limits; a page over one is reported as failed and the batch goes on.
 #[derive(clap::Args, Debug, Clone)]
 pub struct LimitArgs {
-    /// Largest page accepted, in bytes after gzip decompression (default 256 MiB).
+    /// Largest page accepted, in bytes after gzip decompression (default 64 MiB).
     #[arg(long, value_name = "BYTES", default_value_t = DEFAULT_MAX_INPUT_BYTES)]
     pub max_input_bytes: u64,
     /// Most DOM nodes one page may have.
@@ -221,8 +242,8 @@ impl LimitArgs {
     }
 }
 
-/// The per-page time limit, on the commands that run one page at a time from reading to
-/// output (extract, segment, view); the others apply the size limits only.
+/// The per-page time limit, on every command that reads pages (extract, segment, view,
+/// features, label, dedup, sitelevel); the dataset commands (eval, train, bench) run without.
 #[derive(clap::Args, Debug, Clone)]
 pub struct TimeoutArg {
     /// Most milliseconds one page may take from reading to output (0 = no limit). A page over

@@ -70,6 +70,8 @@ pub struct Args {
     gold: bool,
     #[command(flatten)]
     limits: crate::pipeline_args::LimitArgs,
+    #[command(flatten)]
+    timeout: crate::pipeline_args::TimeoutArg,
 }
 
 #[derive(clap::ValueEnum, Clone, Copy, Debug)]
@@ -104,7 +106,7 @@ impl Args {
                 },
                 ..SiteLevelOptions::default()
             },
-            limits: self.limits.limits(),
+            limits: self.timeout.with(self.limits.limits()),
             ..RunOptions::default()
         }
     }
@@ -398,6 +400,7 @@ pub fn run(args: Args) -> anyhow::Result<usize> {
                         o.line
                     }
                     Outcome::Failed(m) => {
+                        let m = crate::pipeline_args::strip_path(&p.path, &m);
                         eprintln!("pagelevel sitelevel: {}: {m}", p.path);
                         json_line(
                             &serde_json::json!({"path": p.path, "page": p.id, "site": g.name, "error": m}),
@@ -448,7 +451,8 @@ pub fn run(args: Args) -> anyhow::Result<usize> {
     };
     for g in &groups {
         one_site(g, &|_, p| {
-            pagelevel::Page::from_path(&p.file, p.url.as_deref(), &options.limits)
+            let limits = &options.limits;
+            pagelevel::Page::from_path_within(&p.file, p.url.as_deref(), limits, &limits.deadline())
         })?;
     }
     for path in &args.warc {
