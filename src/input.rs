@@ -21,21 +21,43 @@ pub fn read_page(path: &Path, limits: &Limits) -> Result<Vec<u8>> {
     };
     let file = File::open(path).map_err(io_err)?;
     let file_len = file.metadata().map_err(io_err)?.len();
-    let mut reader = BufReader::with_capacity(64 << 10, TrackedRead::new(file));
-    let magic = reader.fill_buf().map_err(io_err)?.starts_with(&GZIP_MAGIC);
     let named_gz = path
         .extension()
         .is_some_and(|e| e.eq_ignore_ascii_case("gz"));
+    read_from(file, path, named_gz, Some(file_len), limits)
+}
+
+/// Like [`read_page`] for a reader opened already (`reader` is read once, from where it is):
+/// `named_gz` when the name ends in `.gz`, `size` the file's size when known (a size over the
+/// limit of an uncompressed page fails before reading).
+pub fn read_from<R: Read>(
+    reader: R,
+    path: &Path,
+    named_gz: bool,
+    size: Option<u64>,
+    limits: &Limits,
+) -> Result<Vec<u8>> {
+    let io_err = |source| Error::Io {
+        path: path.to_path_buf(),
+        source,
+    };
+    let mut reader = BufReader::with_capacity(64 << 10, TrackedRead::new(reader));
+    let magic = reader.fill_buf().map_err(io_err)?.starts_with(&GZIP_MAGIC);
     if magic || named_gz {
         // Typical HTML compresses 4-8x; the guess only sizes the first allocation.
-        let guess = file_len.saturating_mul(6);
+        let guess = size.map_or(1 << 20, |s| s.saturating_mul(6));
         read_gz(reader, path, guess, limits)
     } else {
-        if file_len > limits.max_input_bytes {
-            return Err(too_large(path.display().to_string(), file_len, limits));
+        if let Some(len) = size.filter(|&s| s > limits.max_input_bytes) {
+            return Err(too_large(path.display().to_string(), len, limits));
         }
-        read_limited(reader, path.display().to_string(), file_len, limits)
-            .map_err(|e| e.unwrap_or_else(|(source, _)| io_err(source)))
+        read_limited(
+            reader,
+            path.display().to_string(),
+            size.unwrap_or(1 << 20),
+            limits,
+        )
+        .map_err(|e| e.unwrap_or_else(|(source, _)| io_err(source)))
     }
 }
 

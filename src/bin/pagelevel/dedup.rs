@@ -80,8 +80,8 @@ struct Inputs {
     pages: Vec<SitePage>,
     /// Sites, each with its pages in input order; `None` for plain files.
     sites: Option<Vec<(String, Vec<usize>)>>,
-    /// Per page: the offset of its record when it comes from a WARC file (`file`).
-    offsets: Vec<Option<u64>>,
+    /// Per page: the place of its record (or junk span) when it comes from a WARC file (`file`).
+    offsets: Vec<Option<pagelevel::warc::Place>>,
 }
 
 impl Inputs {
@@ -166,9 +166,11 @@ fn inputs(args: &Args) -> anyhow::Result<Inputs> {
         let reader = pagelevel::warc::WarcReader::open(p, &Limits::default())
             .with_context(|| format!("{}: cannot read", p.display()))?;
         for item in reader {
-            let (id, url, offset) = match item {
-                pagelevel::warc::Item::Page(w) => (w.record_id, w.uri, w.offset),
-                pagelevel::warc::Item::Bad(b) => (b.record_id.unwrap_or_default(), b.uri, b.offset),
+            let place = item.place();
+            let (id, url) = match item {
+                pagelevel::warc::Item::Page(w) => (w.record_id, w.uri),
+                pagelevel::warc::Item::Bad(b) => (b.record_id.unwrap_or_default(), b.uri),
+                pagelevel::warc::Item::Junk(_) => (String::new(), None),
             };
             pages.push(SitePage {
                 path: path.clone(),
@@ -177,7 +179,7 @@ fn inputs(args: &Args) -> anyhow::Result<Inputs> {
                 url,
                 gold: None,
             });
-            offsets.push(Some(offset));
+            offsets.push(Some(place));
         }
     }
     // WARC records (and pages given one --url) have URIs: their sites are registrable domains,
@@ -205,9 +207,13 @@ struct Ctx {
 
 impl Ctx {
     /// A page from its WARC record (at `offset`) or its file.
-    fn load(&self, p: &SitePage, offset: Option<u64>) -> pagelevel::Result<Page> {
+    fn load(
+        &self,
+        p: &SitePage,
+        offset: Option<pagelevel::warc::Place>,
+    ) -> pagelevel::Result<Page> {
         match offset {
-            Some(o) => pagelevel::warc::page_at(&p.file, o, &self.limits),
+            Some(o) => o.page(&p.file, &self.limits),
             None => Page::from_path(&p.file, p.url.as_deref(), &self.limits),
         }
     }
@@ -216,7 +222,7 @@ impl Ctx {
     fn texts(
         &self,
         p: &SitePage,
-        offset: Option<u64>,
+        offset: Option<pagelevel::warc::Place>,
         pagelevel: bool,
     ) -> anyhow::Result<(String, Option<String>)> {
         let page = self.load(p, offset)?;

@@ -32,6 +32,7 @@ pub fn run(args: Args) -> anyhow::Result<usize> {
     let limits = args.limits.limits();
     let summary = crate::batch::run(
         &args.pages,
+        |path| crate::batch::file_size(path),
         |path| {
             let page = Page::from_path(path, args.url.as_deref(), &limits)?;
             let dom = &page.dom;
