@@ -1781,3 +1781,489 @@ fn dechunk(body: &[u8]) -> Option<Vec<u8>> {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::io::Write;
+
+    /// A record whose header says `Content-Length: length`.
+    fn record_len(kind: &str, id: &str, block: &[u8], length: u64) -> Vec<u8> {
+        let mut r = format!(
+            "WARC/1.1\r\nWARC-Type: {kind}\r\nWARC-Record-ID: <urn:uuid:{id}>\r\n             WARC-Target-URI: http://{id}.example/\r\nContent-Length: {length}\r\n\r\n"
+        )
+        .into_bytes();
+        r.extend_from_slice(block);
+        r.extend_from_slice(b"\r\n\r\n");
+        r
+    }
+
+    fn page(id: &str) -> Vec<u8> {
+        let block = format!("HTTP/1.1 200 OK\r\nContent-Type: text/html\r\n\r\n<p>{id}</p>");
+        record_len("response", id, block.as_bytes(), block.len() as u64)
+    }
+
+    fn gzip(bytes: &[u8]) -> Vec<u8> {
+        let mut e = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::fast());
+        e.write_all(bytes).unwrap();
+        e.finish().unwrap()
+    }
+
+    /// What an item is, in a line: `page ID`, `bad ID @OFFSET+LEN: ERROR`, `junk @OFFSET+LEN`.
+    fn show(item: &Item) -> String {
+        let id = |s: &str| {
+            s.trim_start_matches("<urn:uuid:")
+                .trim_end_matches('>')
+                .to_string()
+        };
+        match item {
+            Item::Page(p) => format!("page {}", id(&p.record_id)),
+            Item::Bad(b) => {
+                let kind = match &b.error {
+                    WarcError::Truncated { .. } => "truncated",
+                    WarcError::ContentLength { .. } => "length",
+                    WarcError::Header(_) => "header",
+                    WarcError::HeaderTooLong { .. } => "header-too-long",
+                    WarcError::TooLarge { .. } => "too-large",
+                    WarcError::MemberTooLarge { .. } => "member-too-large",
+                    WarcError::Gzip(_) => "gzip",
+                    e => return format!("bad {e}"),
+                };
+                let len = b.len.map_or("?".into(), |n| n.to_string());
+                let rid = b.record_id.as_deref().map(|r| id(r) + " ");
+                let rid = rid.unwrap_or_default();
+                format!("bad {rid}@{}+{len}: {kind}", b.offset)
+            }
+            Item::Junk(j) => format!("junk @{}+{}", j.offset, j.len),
+        }
+    }
+
+    fn seekable(file: &[u8], limits: &Limits) -> Vec<String> {
+        let r = WarcReader::new(io::Cursor::new(file), limits).unwrap();
+        r.map(|i| show(&i)).collect()
+    }
+
+    fn streamed(file: &[u8], limits: &Limits) -> Vec<String> {
+        // One byte at a time at first, as a pipe may give them.
+        struct Trickle<'a>(&'a [u8], usize);
+        impl Read for Trickle<'_> {
+            fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+                let n = buf
+                    .len()
+                    .min(self.0.len())
+                    .min(if self.1 < 3 { 1 } else { 1 << 16 });
+                self.1 += 1;
+                buf[..n].copy_from_slice(&self.0[..n]);
+                self.0 = &self.0[n..];
+                Ok(n)
+            }
+        }
+        let r = WarcReader::from_stream(Trickle(file, 0), limits).unwrap();
+        r.map(|i| show(&i)).collect()
+    }
+
+    #[test]
+    fn version_lines() {
+        for ok in [
+            "WARC/1.0\r\n",
+            "WARC/1.1\n",
+            "WARC/0.17 \r\n",
+            "WARC/10.2\t\r\nX",
+        ] {
+            assert!(version_line_len(ok.as_bytes()).is_some(), "{ok:?}");
+        }
+        assert_eq!(version_line_len(b"WARC/1.0\r\nWARC-Type"), Some(10));
+        for bad in [
+            "WARC/1.0",
+            "WARC/1\r\n",
+            "WARC/a.b\n",
+            "WARC/12345.0\n",
+            "WARC-Type: x\n",
+        ] {
+            assert_eq!(version_line_len(bad.as_bytes()), None, "{bad:?}");
+        }
+        assert_eq!(
+            version_line_inside(b"WARC-Type: respWARC/1.1\r\n"),
+            Some(15)
+        );
+        assert_eq!(version_line_inside(b"WARC/1.1\r\n"), Some(0));
+        assert_eq!(version_line_inside(b"X-Note: WARC/1.1 is fine\r\n"), None);
+    }
+
+    #[test]
+    fn a_record_cut_mid_line_loses_nothing_after_it() {
+        // The second record is cut inside its header line; the third follows on the same line.
+        let a = page("a");
+        let b = page("b");
+        let cut = b.iter().position(|&c| c == b'r').unwrap() + 20;
+        let c = page("c");
+        let file = [&a[..], &b[..cut], &c[..], &page("d")[..]].concat();
+        let start_b = a.len();
+        let start_c = start_b + cut;
+        let want = vec![
+            "page a".to_string(),
+            format!("bad @{start_b}+{cut}: header"),
+            "page c".into(),
+            "page d".into(),
+        ];
+        assert_eq!(seekable(&file, &Limits::default()), want);
+        assert_eq!(streamed(&file, &Limits::default()), want);
+        // Cut at a line's end: the next version line is a whole line of the header.
+        let cut = b.windows(2).position(|w| w == b"\r\n").unwrap() + 2;
+        let file = [&a[..], &b[..cut + 10], b"\r\n", &c[..]].concat();
+        let want = vec![
+            "page a".to_string(),
+            format!("bad @{start_b}+{}: header", cut + 12),
+            "page c".into(),
+        ];
+        assert_eq!(seekable(&file, &Limits::default()), want);
+        assert_eq!(start_c - start_b, start_c - a.len());
+    }
+
+    #[test]
+    fn junk_between_records_is_reported_and_skipped() {
+        // 5,000 random bytes (xorshift) between two records, none of them a version line.
+        let mut x = 0x2545_f491_4f6c_dd1du64;
+        let junk: Vec<u8> = (0..5000)
+            .map(|_| {
+                x ^= x << 13;
+                x ^= x >> 7;
+                x ^= x << 17;
+                (x >> 24) as u8
+            })
+            .collect();
+        let a = page("a");
+        let file = [
+            &a[..],
+            &junk[..],
+            &page("b")[..],
+            b"\r\n\r\n",
+            &page("c")[..],
+        ]
+        .concat();
+        let want = vec![
+            "page a".to_string(),
+            format!("junk @{}+5000", a.len()),
+            "page b".into(),
+            "page c".into(),
+        ];
+        assert_eq!(seekable(&file, &Limits::default()), want);
+        assert_eq!(streamed(&file, &Limits::default()), want);
+        // Junk at the start and at the end of the file.
+        let file = [&junk[..100], &page("a")[..], &junk[..7]].concat();
+        let want = vec![
+            "junk @0+100".to_string(),
+            "page a".into(),
+            format!("junk @{}+7", 100 + a.len()),
+        ];
+        assert_eq!(seekable(&file, &Limits::default()), want);
+        assert_eq!(streamed(&file, &Limits::default()), want);
+    }
+
+    #[test]
+    fn a_too_long_record_after_one_claiming_4_gib() {
+        let a = page("a");
+        let block = b"HTTP/1.1 200 OK\r\n\r\n<p>huge</p>";
+        let huge = record_len("response", "huge", block, 4 << 30);
+        let block = b"HTTP/1.1 200 OK\r\n\r\n<p>long</p>";
+        let long = record_len("response", "long", block, block.len() as u64 + 300);
+        let (b, c) = (page("b"), page("c"));
+        let file = [&a[..], &huge[..], &long[..], &b[..], &c[..]].concat();
+        let at_huge = a.len();
+        let at_long = at_huge + huge.len();
+        let want = vec![
+            "page a".to_string(),
+            format!("bad huge @{at_huge}+{}: truncated", huge.len()),
+            format!("bad long @{at_long}+{}: length", long.len()),
+            "page b".into(),
+            "page c".into(),
+        ];
+        assert_eq!(seekable(&file, &Limits::default()), want);
+        // On a stream the 4 GiB block (over the limit) is not kept: the rest of the file went
+        // with it, and the bad record's span says so.
+        let want = vec![
+            "page a".to_string(),
+            format!("bad huge @{at_huge}+{}: truncated", file.len() - at_huge),
+        ];
+        assert_eq!(streamed(&file, &Limits::default()), want);
+        // Within the limit the block is kept and scanned again: nothing is lost.
+        let small = record_len("response", "huge", block, 1 << 20);
+        let file = [&a[..], &small[..], &long[..], &b[..], &c[..]].concat();
+        let at_long = at_huge + small.len();
+        let want = vec![
+            "page a".to_string(),
+            format!("bad huge @{at_huge}+{}: truncated", small.len()),
+            format!("bad long @{at_long}+{}: length", long.len()),
+            "page b".into(),
+            "page c".into(),
+        ];
+        assert_eq!(seekable(&file, &Limits::default()), want);
+        assert_eq!(streamed(&file, &Limits::default()), want);
+    }
+
+    #[test]
+    fn wrong_lengths_cost_no_rereading_and_streams_are_budgeted() {
+        // 2,000 records that all claim to run 10 MB past the end. A seekable file checks each
+        // length before reading: every record is reported with its own span. A stream reads
+        // each block to the end of the file and scans it again from memory, within a budget;
+        // past it, the rest goes with one record whose span reaches the end.
+        let mut file = Vec::new();
+        for k in 0..2000 {
+            file.extend_from_slice(
+                format!(
+                    "WARC/1.1\r\nWARC-Type: response\r\nWARC-Record-ID: <urn:uuid:{k}>\r\n                     Content-Length: 10000000\r\n\r\nHTTP/1.1 200 OK\r\n\r\n<p>{k}</p>\r\n\r\n"
+                )
+                .as_bytes(),
+            );
+        }
+        let items = seekable(&file, &Limits::default());
+        assert_eq!(items.len(), 2000);
+        assert!(items.iter().all(|i| i.ends_with("truncated")), "{items:?}");
+        let started = std::time::Instant::now();
+        let reader = WarcReader::from_stream(&file[..], &Limits::default()).unwrap();
+        let items: Vec<Item> = reader.collect();
+        assert!(started.elapsed().as_secs() < 10);
+        assert!(
+            items.len() >= 2 && items.len() < 100,
+            "{} items",
+            items.len()
+        );
+        let Some(Item::Bad(last)) = items.last() else {
+            panic!("{:?}", items.last())
+        };
+        assert_eq!(last.offset + last.len.unwrap(), file.len() as u64);
+        let Item::Bad(b) = &items[items.len() - 1] else {
+            unreachable!()
+        };
+        let WarcError::Truncated { .. } = b.error else {
+            panic!("{:?}", b.error)
+        };
+    }
+
+    #[test]
+    fn header_lines_are_bounded() {
+        // A header line of 1 MB: the record is bad after 64 KiB, and the next one is read.
+        let mut long = b"WARC/1.1\r\nWARC-Type: response\r\nX-Long: ".to_vec();
+        long.resize(1 << 20, b'x');
+        long.extend_from_slice(b"\r\n\r\n");
+        let file = [&long[..], &page("b")[..]].concat();
+        let want = vec![
+            format!("bad @0+{}: header-too-long", long.len()),
+            "page b".to_string(),
+        ];
+        assert_eq!(seekable(&file, &Limits::default()), want);
+        assert_eq!(streamed(&file, &Limits::default()), want);
+    }
+
+    /// A gzip member of `prefix` then `n` zero bytes (no newline), written as it is made.
+    fn bomb(prefix: &[u8], n: usize) -> Vec<u8> {
+        let mut e = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::fast());
+        e.write_all(prefix).unwrap();
+        let zeros = vec![0u8; 1 << 20];
+        for _ in 0..n >> 20 {
+            e.write_all(&zeros).unwrap();
+        }
+        e.finish().unwrap()
+    }
+
+    #[test]
+    fn a_gzip_member_inflating_to_300_mb_without_a_newline_is_dropped() {
+        let good = gzip(&page("b"));
+        for prefix in [&b""[..], b"WARC/1.0\r\nWARC-Type: response\r\nX: "] {
+            let member = bomb(prefix, 300 << 20);
+            let file = [&gzip(&page("a"))[..], &member[..], &good[..]].concat();
+            let at = gzip(&page("a")).len();
+            let want = vec![
+                "page a".to_string(),
+                format!("bad @{at}+{}: member-too-large", member.len()),
+                "page b".into(),
+            ];
+            let small = Limits {
+                max_input_bytes: 1 << 20,
+                ..Limits::default()
+            };
+            assert_eq!(seekable(&file, &small), want);
+            assert_eq!(streamed(&file, &small), want);
+            // With the default limit (256 MiB) too, in bounded memory.
+            assert_eq!(seekable(&file, &Limits::default()), want);
+        }
+    }
+
+    #[test]
+    fn a_sparse_8_gib_file_is_read_past_its_hole() {
+        let dir = std::env::temp_dir().join(format!("pagelevel-sparse-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("sparse.warc");
+        let a = page("a");
+        {
+            let mut f = File::create(&path).unwrap();
+            f.write_all(&a).unwrap();
+            f.set_len(8 << 30).unwrap();
+            f.seek(SeekFrom::End(0)).unwrap();
+            f.write_all(&page("b")).unwrap();
+        }
+        let started = std::time::Instant::now();
+        let items: Vec<String> = WarcReader::open(&path, &Limits::default())
+            .unwrap()
+            .map(|i| show(&i))
+            .collect();
+        let secs = started.elapsed().as_secs_f64();
+        std::fs::remove_dir_all(&dir).unwrap();
+        let hole = (8u64 << 30) - a.len() as u64;
+        assert_eq!(
+            items,
+            vec![
+                "page a".to_string(),
+                format!("junk @{}+{hole}", a.len()),
+                "page b".into()
+            ]
+        );
+        assert!(secs < 5.0, "{secs} s");
+    }
+
+    #[test]
+    fn input_open_tells_warc_from_page_and_reads_once() {
+        let dir = std::env::temp_dir().join(format!("pagelevel-input-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let warc = dir.join("crawl.bin");
+        std::fs::write(&warc, gzip(&page("a"))).unwrap();
+        let html = dir.join("page.html");
+        std::fs::write(&html, b"<p>hello</p>").unwrap();
+        let Ok(Input::Warc(r)) = Input::open(&warc, &Limits::default()) else {
+            panic!("not WARC")
+        };
+        assert_eq!(r.map(|i| show(&i)).collect::<Vec<_>>(), ["page a"]);
+        let Ok(Input::Page(p)) = Input::open(&html, &Limits::default()) else {
+            panic!("not a page")
+        };
+        assert_eq!(p.size(), Some(12));
+        assert_eq!(p.read(&Limits::default()).unwrap(), b"<p>hello</p>");
+        std::fs::remove_dir_all(&dir).unwrap();
+        // A stream: the sniffed bytes are read once, in front of the rest.
+        let long: Vec<u8> = b"<p>".iter().chain(&[b'x'; 2000]).copied().collect();
+        let Ok(Input::Page(p)) =
+            Input::from_reader(io::Cursor::new(long.clone()), "-", &Limits::default())
+        else {
+            panic!("not a page")
+        };
+        assert_eq!(p.size(), None);
+        assert_eq!(p.read(&Limits::default()).unwrap(), long);
+        let file = [page("a"), page("b")].concat();
+        let Ok(Input::Warc(r)) = Input::from_reader(io::Cursor::new(file), "-", &Limits::default())
+        else {
+            panic!("not WARC")
+        };
+        assert_eq!(
+            r.map(|i| show(&i)).collect::<Vec<_>>(),
+            ["page a", "page b"]
+        );
+    }
+
+    #[test]
+    fn http_header_and_charset() {
+        let h = parse_http(
+            b"HTTP/1.1 200 OK\r\nContent-Type: text/html; charset=\"ISO-8859-1\"\r\n\r\n<p>",
+        )
+        .unwrap();
+        // 17 (status line) + 47 (Content-Type line) + 2 (blank line).
+        assert_eq!(h.body_start, 66);
+        assert!(h.html);
+        assert_eq!(h.charset.as_deref(), Some("iso-8859-1"));
+        let h = parse_http(b"HTTP/1.0 200 OK\nContent-Type: image/png\n\nPNG").unwrap();
+        assert!(!h.html);
+        assert!(parse_http(b"<html>").is_err());
+        assert!(parse_http(b"HTTP/1.1 200 OK\r\nX: y").is_err());
+    }
+
+    #[test]
+    fn any_number_of_http_headers_within_the_size_bound() {
+        let mut head = b"HTTP/1.1 200 OK\r\n".to_vec();
+        for k in 0..3000 {
+            head.extend_from_slice(format!("Set-Cookie: c{k}=v\r\n").as_bytes());
+        }
+        head.extend_from_slice(b"Content-Type: text/html; charset=utf-8\r\n\r\n<p>");
+        let h = parse_http(&head).unwrap();
+        assert_eq!(h.charset.as_deref(), Some("utf-8"));
+        assert_eq!(h.body_start, head.len() - 3);
+        // A header block over 256 KiB is a bad record.
+        let mut huge = b"HTTP/1.1 200 OK\r\nX-Big: ".to_vec();
+        huge.resize(MAX_HTTP_HEADER_BYTES + 10, b'a');
+        huge.extend_from_slice(b"\r\n\r\n<p>");
+        assert!(matches!(
+            parse_http(&huge),
+            Err(WarcError::HttpHeaderTooLong { .. })
+        ));
+    }
+
+    /// `<p>brotli0 … brotli39</p>` twice in an article, compressed by `brotli -q 11`.
+    const BROTLI: &[u8] = &[
+        0xa1, 0x00, 0x1b, 0x00, 0x61, 0x9c, 0x2e, 0xb3, 0xb9, 0xd3, 0x10, 0x64, 0xea, 0x96, 0xb2,
+        0x13, 0xae, 0xbd, 0xf6, 0x37, 0x53, 0x7e, 0x0e, 0x12, 0x02, 0x0b, 0x21, 0x24, 0x8f, 0x90,
+        0x18, 0xcf, 0x63, 0xb7, 0x40, 0xfe, 0xb3, 0x3b, 0x30, 0x6f, 0xbb, 0xa8, 0x75, 0x49, 0x9c,
+        0x04, 0xda, 0xfc, 0x96, 0x50, 0x9c, 0x30, 0xa7, 0x37, 0x3c, 0x1c, 0x72, 0x2f, 0xc7, 0x48,
+        0x73, 0xca, 0x13, 0x5e, 0xf9, 0xa2, 0x92, 0x46, 0x73, 0xef, 0x7d, 0xbe, 0xeb, 0x1c, 0xdd,
+        0x0c, 0xd7, 0x04, 0x63, 0x99, 0xe9, 0x7d, 0xaf, 0xff, 0x3f, 0xdf, 0x49, 0x6b, 0xce, 0xa7,
+        0x09, 0x74, 0x53, 0xfd, 0x73, 0x3a, 0xc0, 0x37, 0x27, 0x2f, 0x7b, 0x1e, 0x07, 0x0f, 0x18,
+        0x44, 0xa2, 0xb1, 0x78, 0x22, 0x99, 0x4a, 0xef, 0xe0, 0xec, 0x30, 0x42, 0x19, 0x17, 0x52,
+        0xa5, 0x8b, 0x70, 0x15, 0x10, 0xca, 0xb8, 0x90, 0x2a, 0x5d, 0x94, 0xab, 0x82, 0x50, 0xc6,
+        0x85, 0x54, 0x3f, 0x48, 0xa3, 0x3d, 0xe6, 0x4e, 0x52, 0x7f, 0x58, 0x74,
+    ];
+
+    #[test]
+    fn content_encodings() {
+        let gz = gzip(b"<p>hello</p>");
+        let decode = |b: &[u8], enc, limit| decode_content(b.to_vec(), enc, limit);
+        assert_eq!(decode(&gz, "gzip", 100).unwrap(), b"<p>hello</p>");
+        assert!(decode(&gz, "gzip", 5).is_err(), "over the limit");
+        let mut z = flate2::write::ZlibEncoder::new(Vec::new(), flate2::Compression::fast());
+        z.write_all(b"<p>zlib</p>").unwrap();
+        assert_eq!(
+            decode(&z.finish().unwrap(), "deflate", 100).unwrap(),
+            b"<p>zlib</p>"
+        );
+        // Stored decoded although the header says gzip (or zstd, or br): taken as it is.
+        assert_eq!(
+            decode(b"<p>plain</p>", "gzip", 100).unwrap(),
+            b"<p>plain</p>"
+        );
+        assert_eq!(
+            decode(b"<p>plain</p>", "zstd", 100).unwrap(),
+            b"<p>plain</p>"
+        );
+        assert_eq!(
+            decode(b" <p>plain</p>", "br", 100).unwrap(),
+            b" <p>plain</p>"
+        );
+        assert!(decode(b"x", "br", 100).is_err());
+        assert!(decode(b"x", "compress", 100).is_err());
+        let br = decode(BROTLI, "br", 1 << 20).unwrap();
+        let text = String::from_utf8(br).unwrap();
+        assert!(
+            text.contains("brotli0 brotli1") && text.ends_with("</html>"),
+            "{text}"
+        );
+        assert!(decode(BROTLI, "br", 100).is_err(), "over the limit");
+        let zst = ruzstd::encoding::compress_to_vec(
+            &b"<p>zstd zstd zstd</p>"[..],
+            ruzstd::encoding::CompressionLevel::Fastest,
+        );
+        assert_eq!(decode(&zst, "zstd", 100).unwrap(), b"<p>zstd zstd zstd</p>");
+        assert!(decode(&zst, "zstd", 5).is_err(), "over the limit");
+        // A list is undone last first.
+        assert_eq!(
+            decode(&gzip(&zst), "zstd, gzip", 100).unwrap(),
+            b"<p>zstd zstd zstd</p>"
+        );
+        let h = parse_http(b"HTTP/1.1 200 OK\r\nContent-Encoding: GZIP\r\n\r\n").unwrap();
+        assert_eq!(h.encoding.as_deref(), Some("gzip"));
+    }
+
+    #[test]
+    fn chunked_bodies() {
+        assert_eq!(
+            dechunk(b"4\r\nWiki\r\n5;x=1\r\npedia\r\n0\r\n\r\n").as_deref(),
+            Some(&b"Wikipedia"[..])
+        );
+        assert_eq!(dechunk(b"<html>"), None);
+    }
+}
