@@ -86,8 +86,11 @@ pub fn threads(n: usize) -> anyhow::Result<()> {
     Ok(())
 }
 
-/// Like [`run`] over a stream of inputs, each with its size in bytes (the records of a WARC
-/// file, pages opened one after another): inputs are taken until the window is full (see the
+/// The size of an input that cannot be told (a stream): its window closes after it.
+pub const UNKNOWN_SIZE: u64 = u64::MAX;
+
+/// Like [`run`] over a stream of inputs, each with its size in bytes ([`UNKNOWN_SIZE`] when it
+/// cannot be told) (the records of a WARC file, pages opened one after another): inputs are taken until the window is full (see the
 /// module docs), run, and their results written in stream order. `job` returns the bytes to
 /// write and whether the input failed.
 pub fn run_stream<T, F>(items: impl Iterator<Item = (T, u64)>, job: F) -> anyhow::Result<Summary>
@@ -114,7 +117,10 @@ where
     for (item, size) in items {
         window.push(item);
         bytes = bytes.saturating_add(size);
-        largest = largest.max(size);
+        // An input of unknown size (a stream) closes its window without setting the budget.
+        if size != UNKNOWN_SIZE {
+            largest = largest.max(size);
+        }
         if window.len() >= WINDOW || bytes >= window_budget(threads, largest) {
             run(std::mem::take(&mut window), &mut out)?;
             bytes = 0;

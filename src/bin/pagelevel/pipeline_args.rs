@@ -234,7 +234,7 @@ impl<'a> Iterator for Jobs<'a> {
             };
             match input {
                 Ok(warc::Input::Page(source)) => {
-                    let size = source.size().unwrap_or(u64::MAX);
+                    let size = source.size().unwrap_or(crate::batch::UNKNOWN_SIZE);
                     return Some((Job::Page(path, source), size));
                 }
                 Ok(warc::Input::Warc(reader)) => self.warc = Some((path, reader)),
