@@ -585,7 +585,7 @@ impl<R: Read> BufRead for RawBuf<R> {
             // Keep the current member's bytes on a stream while they are few enough.
             let keep = self.caps.seek.is_none()
                 && self.mark >= self.base
-                && self.pos() - self.mark <= MEMBER_KEEP as u64;
+                && self.pos().saturating_sub(self.mark) <= MEMBER_KEEP as u64;
             let from = if keep {
                 (self.mark - self.base) as usize
             } else {
@@ -679,8 +679,6 @@ struct Stream<R> {
     pos: u64,
     /// File offset of the current gzip member (0 for a plain file).
     member_start: u64,
-    /// Decoded bytes of the current gzip member consumed before `buf[lo]`'s.
-    member_pos: u64,
 }
 
 impl<R: Read> Stream<R> {
@@ -748,7 +746,6 @@ impl<R: Read> Stream<R> {
         let n = n.min(self.hi - self.lo);
         self.lo += n;
         self.pos += n as u64;
-        self.member_pos += n as u64;
     }
 
     /// Puts `bytes` back in front of the buffered ones (they were the last consumed).
@@ -763,7 +760,6 @@ impl<R: Read> Stream<R> {
         self.lo = 0;
         self.buf = buf;
         self.pos -= bytes.len() as u64;
-        self.member_pos = self.member_pos.saturating_sub(bytes.len() as u64);
     }
 
     /// Starts decoding the gzip member at the current position; `false` at the end of the file
@@ -776,7 +772,6 @@ impl<R: Read> Stream<R> {
         self.hi = 0;
         let at_end = raw.fill_buf().map(<[u8]>::is_empty);
         self.member_start = raw.pos();
-        self.member_pos = 0;
         raw.mark = self.member_start;
         let started = match at_end {
             Ok(false) => {
@@ -927,7 +922,6 @@ impl<R: Read> Stream<R> {
             0
         };
         self.pos += got;
-        self.member_pos += got;
         Ok(from_buf as u64 + got)
     }
 
@@ -945,7 +939,6 @@ impl<R: Read> Stream<R> {
         let rest = n - from_buf as u64;
         let got = io::copy(&mut (&mut self.src).take(rest), &mut io::sink())?;
         self.pos += got;
-        self.member_pos += got;
         Ok(from_buf as u64 + got)
     }
 
@@ -1168,7 +1161,6 @@ impl<R: Read> WarcReader<R> {
                 hi: 0,
                 pos: 0,
                 member_start: at,
-                member_pos: 0,
             }
         } else {
             // What is buffered already is the start of the decoded bytes.
@@ -1184,7 +1176,6 @@ impl<R: Read> WarcReader<R> {
                 },
                 pos,
                 member_start: 0,
-                member_pos: 0,
             }
         };
         input.next_member()?;
@@ -1232,6 +1223,8 @@ impl<R: Read> WarcReader<R> {
             junk: false,
             found: false,
         };
+        // Bytes passed over in the current gzip member (records before them do not count).
+        let mut in_member = 0u64;
         loop {
             if self.input.lo == self.input.hi {
                 let hole = self.input.skip_hole()?;
@@ -1240,12 +1233,13 @@ impl<R: Read> WarcReader<R> {
                     scan.junk = true;
                 }
             }
-            if self.input.gzip() && self.input.member_pos > self.limits.max_input_bytes {
+            if self.input.gzip() && in_member > self.limits.max_input_bytes {
                 return Err(ScanStop::Bomb);
             }
             let buf = self.input.fill()?;
             if buf.is_empty() {
                 if self.input.next_member()? {
+                    in_member = 0;
                     if scan.len == 0 {
                         scan.start = self.here();
                     }
@@ -1257,6 +1251,7 @@ impl<R: Read> WarcReader<R> {
             if k > 0 {
                 scan.junk |= !buf[..k].iter().all(u8::is_ascii_whitespace);
                 scan.len += k as u64;
+                in_member += k as u64;
                 self.input.consume(k);
                 continue;
             }
@@ -1267,6 +1262,7 @@ impl<R: Read> WarcReader<R> {
             }
             scan.junk = true;
             scan.len += 1;
+            in_member += 1;
             self.input.consume(1);
         }
     }
@@ -2087,6 +2083,20 @@ mod tests {
             // With the default limit (256 MiB) too, in bounded memory.
             assert_eq!(seekable(&file, &Limits::default()), want);
         }
+    }
+
+    #[test]
+    fn one_gzip_member_holding_more_than_the_limit_is_read_whole() {
+        // 100 records in one member, 19 KB decoded, under a 2 KiB limit: records are not junk.
+        let all: Vec<u8> = (0..100).flat_map(|k| page(&format!("p{k}"))).collect();
+        assert!(all.len() > 5 * 2048);
+        let limits = Limits {
+            max_input_bytes: 2048,
+            ..Limits::default()
+        };
+        let want: Vec<String> = (0..100).map(|k| format!("page p{k}")).collect();
+        assert_eq!(seekable(&gzip(&all), &limits), want);
+        assert_eq!(streamed(&gzip(&all), &limits), want);
     }
 
     #[test]
