@@ -255,8 +255,8 @@ fn page_job(
 }
 
 /// The records of one site in a WARC file (all of them, or one run of consecutive ones with
-/// `--contiguous`): its pages and, per page, the record's offset (a bad record is read again
-/// there and fails again with its error).
+/// `--contiguous`): its pages and, per page, the record's place (a bad record is read again
+/// there and fails again with its error; a junk span fails with its own).
 struct WarcRun {
     group: SiteGroup,
     offsets: Vec<pagelevel::warc::Place>,
