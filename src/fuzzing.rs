@@ -79,29 +79,64 @@ pub const WARC_LIMITS: Limits = Limits {
     timeout_ms: 0,
 };
 
-/// WARC bytes (plain or gzip) → records: reads to the end, whatever the bytes are.
+/// WARC bytes (plain or gzip) → records: reads to the end, whatever the bytes are, once as a
+/// seekable file and once as a stream (a pipe: forward only).
 ///
-/// Returns the number of HTML pages and bad records; panics if reading does not end (more
-/// items than input bytes plus one) or if a record's offset goes backwards.
+/// Returns the number of HTML pages and bad records (or junk spans) of the seekable read;
+/// panics if reading does not end (more items than input bytes plus one), if an item's offset
+/// goes backwards, if a plain file's bad record or junk span overlaps the next item or runs
+/// past the end, or if a page's body is over the limit.
 pub fn warc(data: &[u8]) -> std::io::Result<(usize, usize)> {
-    let reader = crate::warc::WarcReader::new(std::io::Cursor::new(data), &WARC_LIMITS)?;
+    let seekable = crate::warc::WarcReader::new(std::io::Cursor::new(data), &WARC_LIMITS)?;
+    let counts = check_items(seekable, data);
+    let stream = crate::warc::WarcReader::from_stream(data, &WARC_LIMITS)?;
+    check_items(stream, data);
+    Ok(counts)
+}
+
+fn check_items<R: std::io::Read>(
+    reader: crate::warc::WarcReader<R>,
+    data: &[u8],
+) -> (usize, usize) {
+    use crate::warc::Item;
+    let gzip = data.starts_with(&[0x1f, 0x8b]);
+    let size = data.len() as u64;
     let (mut pages, mut bad, mut last) = (0usize, 0usize, 0u64);
+    // Plain files: where the previous bad record or junk span ends.
+    let mut span_end = 0u64;
     for item in reader {
-        let offset = match &item {
-            crate::warc::Item::Page(p) => {
+        let (offset, len) = match &item {
+            Item::Page(p) => {
                 pages += 1;
-                p.offset
+                assert!(p.body.len() as u64 <= WARC_LIMITS.max_input_bytes);
+                (p.offset, None)
             }
-            crate::warc::Item::Bad(b) => {
+            Item::Bad(b) => {
                 bad += 1;
-                b.offset
+                (b.offset, b.len)
+            }
+            Item::Junk(j) => {
+                bad += 1;
+                assert!(j.len > 0, "empty junk span at {}", j.offset);
+                (j.offset, Some(j.len))
             }
         };
         assert!(offset >= last, "record offset {offset} after {last}");
+        assert!(offset <= size, "offset {offset} past the end ({size})");
+        if !gzip {
+            assert!(
+                offset >= span_end,
+                "item at {offset} inside a span ending at {span_end}"
+            );
+            if let Some(len) = len {
+                span_end = offset + len;
+                assert!(span_end <= size, "span to {span_end} past the end ({size})");
+            }
+        }
         last = offset;
         assert!(pages + bad <= data.len() + 1, "reading does not end");
     }
-    Ok((pages, bad))
+    (pages, bad)
 }
 
 /// Bytes → DOM (under [`PIPELINE_LIMITS`]) → Markdown and HTML of every visible node, the

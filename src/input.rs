@@ -21,28 +21,60 @@ pub fn read_page(path: &Path, limits: &Limits) -> Result<Vec<u8>> {
     };
     let file = File::open(path).map_err(io_err)?;
     let file_len = file.metadata().map_err(io_err)?.len();
-    let mut reader = BufReader::with_capacity(64 << 10, TrackedRead::new(file));
-    let magic = reader.fill_buf().map_err(io_err)?.starts_with(&GZIP_MAGIC);
     let named_gz = path
         .extension()
         .is_some_and(|e| e.eq_ignore_ascii_case("gz"));
+    if let Some(declared) = gzip_declared_over_limit(&file, file_len, named_gz, limits) {
+        return Err(too_large(path.display().to_string(), declared, limits));
+    }
+    read_from(file, path, named_gz, Some(file_len), limits)
+}
+
+/// The size a gzip file's trailer declares when it shows the page is over the limit, so that
+/// the page is refused before anything is inflated; `None` when the file is not gzip (by name or
+/// magic bytes), cannot be read at an offset, or its trailer says nothing
+/// ([`trailer_over_limit`]). The file's cursor does not move.
+pub fn gzip_declared_over_limit(
+    file: &File,
+    file_len: u64,
+    named_gz: bool,
+    limits: &Limits,
+) -> Option<u64> {
+    let declared = gzip_trailer_size(file, file_len, named_gz)?;
+    trailer_over_limit(declared, file_len, limits).then_some(declared)
+}
+
+/// Like [`read_page`] for a reader opened already (`reader` is read once, from where it is):
+/// `named_gz` when the name ends in `.gz`, `size` the file's size when known (a size over the
+/// limit of an uncompressed page fails before reading).
+pub fn read_from<R: Read>(
+    reader: R,
+    path: &Path,
+    named_gz: bool,
+    size: Option<u64>,
+    limits: &Limits,
+) -> Result<Vec<u8>> {
+    let io_err = |source| Error::Io {
+        path: path.to_path_buf(),
+        source,
+    };
+    let mut reader = BufReader::with_capacity(64 << 10, TrackedRead::new(reader));
+    let magic = reader.fill_buf().map_err(io_err)?.starts_with(&GZIP_MAGIC);
     if magic || named_gz {
-        // The gzip trailer's ISIZE is the last member's size mod 2^32: over the limit means the
-        // page is, so it is refused before anything is inflated.
-        if let Some(size) = gzip_trailer_size(reader.get_mut().inner_mut(), file_len)
-            .filter(|&n| trailer_over_limit(n, file_len, limits))
-        {
-            return Err(too_large(path.display().to_string(), size, limits));
-        }
         // Typical HTML compresses 4-8x; the guess only sizes the first allocation.
-        let guess = file_len.saturating_mul(6);
+        let guess = size.map_or(1 << 20, |s| s.saturating_mul(6));
         read_gz(reader, path, guess, limits)
     } else {
-        if file_len > limits.max_input_bytes {
-            return Err(too_large(path.display().to_string(), file_len, limits));
+        if let Some(len) = size.filter(|&s| s > limits.max_input_bytes) {
+            return Err(too_large(path.display().to_string(), len, limits));
         }
-        read_limited(reader, path.display().to_string(), file_len, limits)
-            .map_err(|e| e.unwrap_or_else(|(source, _)| io_err(source)))
+        read_limited(
+            reader,
+            path.display().to_string(),
+            size.unwrap_or(1 << 20),
+            limits,
+        )
+        .map_err(|e| e.unwrap_or_else(|(source, _)| io_err(source)))
     }
 }
 
@@ -92,21 +124,30 @@ pub fn read_bytes(bytes: &[u8], what: &str, limits: &Limits) -> Result<Vec<u8>> 
     }
 }
 
-/// The size a gzip file's trailer declares (ISIZE, the last member's size mod 2^32), read from
-/// its last 4 bytes when `file` can seek (a regular file), which is left at its start; `None`
-/// otherwise (a pipe) or when it is shorter than a gzip header and trailer.
-fn gzip_trailer_size(file: &mut File, file_len: u64) -> Option<u64> {
-    use std::io::{Seek, SeekFrom};
-    if file_len < 18 || !file.metadata().ok()?.is_file() {
-        return None;
+/// The ISIZE of a gzip file's trailer (its last member's size mod 2^32), read at offsets so the
+/// cursor stays; `None` for a file that is not gzip, shorter than a header and trailer, or not
+/// readable at an offset (a pipe; any file off Unix).
+fn gzip_trailer_size(file: &File, file_len: u64, named_gz: bool) -> Option<u64> {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::FileExt;
+        if file_len < 18 || !file.metadata().ok()?.is_file() {
+            return None;
+        }
+        let mut magic = [0u8; 2];
+        file.read_exact_at(&mut magic, 0).ok()?;
+        if magic != GZIP_MAGIC && !named_gz {
+            return None;
+        }
+        let mut tail = [0u8; 4];
+        file.read_exact_at(&mut tail, file_len - 4).ok()?;
+        Some(u64::from(u32::from_le_bytes(tail)))
     }
-    let here = file.stream_position().ok()?;
-    file.seek(SeekFrom::Start(file_len - 4)).ok()?;
-    let mut tail = [0u8; 4];
-    let read = file.read_exact(&mut tail);
-    file.seek(SeekFrom::Start(here)).ok()?;
-    read.ok()?;
-    Some(u64::from(u32::from_le_bytes(tail)))
+    #[cfg(not(unix))]
+    {
+        let _ = (file, file_len, named_gz);
+        None
+    }
 }
 
 /// Whether a gzip trailer's ISIZE `declared` for a file of `compressed` bytes shows the page is
@@ -190,10 +231,6 @@ impl<R> TrackedRead<R> {
             inner,
             failed: false,
         }
-    }
-
-    fn inner_mut(&mut self) -> &mut R {
-        &mut self.inner
     }
 }
 

@@ -868,3 +868,337 @@ fn markdown_table_cells_stay_on_one_line() {
                 | Faster parser Second paragraph in the cell | It is twice as fast \\| now |\n";
     assert!(md.contains(want), "{md}");
 }
+
+/// Runs `cmd` (stdin from `stdin` when given, stdout to a file) and returns its output lines,
+/// stderr, whether it succeeded and its peak resident memory in KiB (`wait4`'s `ru_maxrss`).
+// The child is reaped by `wait4`, which `Child::wait` cannot stand in for (no rusage).
+#[allow(clippy::zombie_processes)]
+fn run_measured(
+    cmd: &mut Command,
+    stdin: Option<&Path>,
+    dir: &Path,
+) -> (Vec<serde_json::Value>, String, bool, u64) {
+    let (out_path, err_path) = (dir.join("stdout"), dir.join("stderr"));
+    cmd.stdout(std::fs::File::create(&out_path).unwrap())
+        .stderr(std::fs::File::create(&err_path).unwrap());
+    if let Some(p) = stdin {
+        cmd.stdin(std::fs::File::open(p).unwrap());
+    }
+    let child = cmd.spawn().unwrap();
+    let mut status = 0;
+    // SAFETY: an all-zero rusage is valid; wait4 fills it for our own child.
+    let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
+    let pid = libc::pid_t::try_from(child.id()).unwrap();
+    // SAFETY: waits for the child spawned above, with valid pointers to locals.
+    let r = unsafe { libc::wait4(pid, &mut status, 0, &mut usage) };
+    assert_eq!(r, pid);
+    let ok = libc::WIFEXITED(status) && libc::WEXITSTATUS(status) == 0;
+    let v = lines(&std::fs::read(&out_path).unwrap());
+    let err = std::fs::read_to_string(&err_path).unwrap();
+    (v, err, ok, usage.ru_maxrss as u64)
+}
+
+/// A good HTML response record with id `…{k}` at `http://{word}.example/`.
+fn good(k: &str, word: &str) -> Vec<u8> {
+    record(
+        "response",
+        &format!("00000000-0000-0000-0000-{k:0>12}"),
+        &format!("http://{word}.example/"),
+        &http(
+            "Content-Type: text/html\r\n",
+            article(word, word).as_bytes(),
+        ),
+    )
+}
+
+fn uuid(k: &str) -> String {
+    if k.is_empty() {
+        return String::new();
+    }
+    format!("<urn:uuid:00000000-0000-0000-0000-{k:0>12}>")
+}
+
+#[test]
+fn plain_warc_loses_nothing_after_a_cut_record_junk_or_a_4_gib_claim() {
+    let dir = scratch("hostile-plain");
+    let html = "Content-Type: text/html\r\n";
+    // A record cut inside a header line, then the next record on the same line.
+    let cut = good("b", "bravo");
+    let cut = &cut[..60];
+    // 5,000 bytes of noise (no version line in them).
+    let mut x = 88172645463325252u64;
+    let junk: Vec<u8> = (0..5000)
+        .map(|_| {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            (x >> 32) as u8
+        })
+        .collect();
+    let huge = record_with_length(
+        "response",
+        "00000000-0000-0000-0000-0000000000a4",
+        "http://huge.example/",
+        &http(html, b"<p>huge</p>"),
+        4 << 30,
+    );
+    let block = http(html, article("Long", "long").as_bytes());
+    let long = record_with_length(
+        "response",
+        "00000000-0000-0000-0000-0000000000ff",
+        "http://long.example/",
+        &block,
+        block.len() + 300,
+    );
+    let file = [
+        good("a", "alpha"),
+        cut.to_vec(),
+        good("c", "charlie"),
+        junk,
+        good("d", "delta"),
+        huge,
+        long,
+        good("e", "echo"),
+        good("f", "foxtrot"),
+    ]
+    .concat();
+    let path = dir.join("hostile.warc");
+    std::fs::write(&path, &file).unwrap();
+    let (out, v) = extract(&[&path]);
+    assert!(!out.status.success());
+    let got: Vec<(String, bool)> = v
+        .iter()
+        .map(|x| (id(x), x.get("error").is_some()))
+        .collect();
+    let want: Vec<(String, bool)> = [
+        ("a", false),
+        ("", true),
+        ("c", false),
+        ("", true),
+        ("d", false),
+        ("a4", true),
+        ("ff", true),
+        ("e", false),
+        ("f", false),
+    ]
+    .iter()
+    .map(|(k, bad)| (uuid(k), *bad))
+    .collect();
+    assert_eq!(got, want, "{}", String::from_utf8_lossy(&out.stdout));
+    let err = |k: usize| v[k]["error"].as_str().unwrap().to_string();
+    assert!(err(1).contains("record cut"), "{}", err(1));
+    assert!(err(3).contains("5000 bytes"), "{}", err(3));
+    assert!(err(5).contains("file ends inside"), "{}", err(5));
+    assert!(err(6).contains("wrong Content-Length"), "{}", err(6));
+    assert!(v[8]["text"].as_str().unwrap().contains("foxtrot39"));
+
+    // The same file on standard input (a stream, read forward only): the 4 GiB block is over
+    // the size limit, so it is not kept to be scanned again; the records it swallowed are
+    // lost, and its error line says how many bytes went with it.
+    let mut cmd = bin();
+    cmd.args(["extract", "-"]);
+    let (v, _, ok, _) = run_measured(&mut cmd, Some(&path), &dir);
+    assert!(!ok);
+    let got: Vec<(String, bool)> = v
+        .iter()
+        .map(|x| (id(x), x.get("error").is_some()))
+        .collect();
+    assert_eq!(got, want[..6].to_vec());
+    let huge_at = v[5]["error"].as_str().unwrap();
+    let offset: usize = huge_at
+        .split("offset ")
+        .nth(1)
+        .and_then(|s| s.split(' ').next())
+        .unwrap()
+        .parse()
+        .unwrap();
+    assert!(
+        huge_at.contains(&format!("({} bytes skipped)", file.len() - offset)),
+        "{huge_at}"
+    );
+}
+
+#[test]
+fn a_fifo_page_or_warc_is_read_once_from_its_first_byte() {
+    let dir = scratch("fifo");
+    // The page's title and first paragraph lie in its first 512 bytes.
+    let page = article("Opening words", "first");
+    assert!(page.find("first0").unwrap() < 512);
+    let warc = [good("a", "alpha"), good("b", "bravo")]
+        .iter()
+        .flat_map(|r| gzip(r))
+        .collect::<Vec<u8>>();
+    for (name, bytes) in [("page", page.as_bytes().to_vec()), ("warc", warc)] {
+        let fifo = dir.join(name);
+        let made = Command::new("mkfifo").arg(&fifo).status().unwrap();
+        assert!(made.success());
+        let writer = {
+            let fifo = fifo.clone();
+            std::thread::spawn(move || {
+                let mut f = std::fs::OpenOptions::new().write(true).open(fifo).unwrap();
+                // In small pieces, as a pipe may deliver them.
+                for piece in bytes.chunks(100) {
+                    f.write_all(piece).unwrap();
+                    f.flush().unwrap();
+                }
+            })
+        };
+        let out = bin().arg("extract").arg(&fifo).output().unwrap();
+        writer.join().unwrap();
+        assert!(
+            out.status.success(),
+            "{name}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let v = lines(&out.stdout);
+        if name == "page" {
+            assert_eq!(v.len(), 1);
+            let text = v[0]["text"].as_str().unwrap();
+            assert!(text.starts_with("Opening words\nfirst0 first1"), "{text}");
+            assert!(text.ends_with("first39"), "{text}");
+        } else {
+            let ids: Vec<String> = v.iter().map(id).collect();
+            assert_eq!(ids, [uuid("a"), uuid("b")]);
+            assert!(v[1]["text"].as_str().unwrap().contains("bravo39"));
+        }
+    }
+}
+
+#[test]
+fn a_sparse_8_gib_warc_and_a_gzip_bomb_end_quickly_in_bounded_memory() {
+    let dir = scratch("sparse");
+    let path = dir.join("sparse.warc");
+    let a = good("a", "alpha");
+    {
+        let mut f = std::fs::File::create(&path).unwrap();
+        f.write_all(&a).unwrap();
+        f.set_len(8 << 30).unwrap();
+        use std::io::Seek;
+        f.seek(std::io::SeekFrom::End(0)).unwrap();
+        f.write_all(&good("b", "bravo")).unwrap();
+    }
+    let started = std::time::Instant::now();
+    let mut cmd = bin();
+    cmd.arg("extract").arg(&path);
+    let (v, _, ok, rss_kib) = run_measured(&mut cmd, None, &dir);
+    let secs = started.elapsed().as_secs_f64();
+    std::fs::remove_file(&path).unwrap();
+    assert!(!ok, "the hole is reported");
+    let got: Vec<(String, bool)> = v
+        .iter()
+        .map(|x| (id(x), x.get("error").is_some()))
+        .collect();
+    assert_eq!(
+        got,
+        [
+            (uuid("a"), false),
+            (String::new(), true),
+            (uuid("b"), false)
+        ]
+    );
+    let hole = (8u64 << 30) - a.len() as u64;
+    assert!(v[1]["error"]
+        .as_str()
+        .unwrap()
+        .contains(&format!("{hole} bytes")));
+    assert!(secs < 20.0, "{secs} s");
+    assert!(rss_kib < 300 << 10, "{rss_kib} KiB");
+
+    // A gzip member that inflates to 300 MB of zeros with no newline, between two good ones.
+    let bomb = {
+        let mut e = GzEncoder::new(Vec::new(), Compression::fast());
+        e.write_all(b"WARC/1.1\r\nWARC-Type: response\r\nX-Endless: ")
+            .unwrap();
+        let zeros = vec![0u8; 1 << 20];
+        for _ in 0..300 {
+            e.write_all(&zeros).unwrap();
+        }
+        e.finish().unwrap()
+    };
+    let file = [gzip(&good("a", "alpha")), bomb, gzip(&good("b", "bravo"))].concat();
+    let path = dir.join("bomb.warc.gz");
+    std::fs::write(&path, &file).unwrap();
+    let mut cmd = bin();
+    cmd.arg("extract").arg(&path);
+    let (v, _, ok, rss_kib) = run_measured(&mut cmd, None, &dir);
+    assert!(!ok);
+    let got: Vec<(String, bool)> = v
+        .iter()
+        .map(|x| (id(x), x.get("error").is_some()))
+        .collect();
+    assert_eq!(
+        got,
+        [
+            (uuid("a"), false),
+            (String::new(), true),
+            (uuid("b"), false)
+        ]
+    );
+    let err = v[1]["error"].as_str().unwrap();
+    assert!(err.contains("gzip member decodes to more than"), "{err}");
+    assert!(rss_kib < 300 << 10, "{rss_kib} KiB");
+}
+
+#[test]
+fn content_encodings_and_many_headers_through_extract() {
+    let dir = scratch("encodings");
+    // Written by `brotli -q 11` from an article of brotli0 … brotli39, twice.
+    let br =
+        std::fs::read(Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/article.br")).unwrap();
+    let zstd = ruzstd::encoding::compress_to_vec(
+        article("Zstd report", "zstd").as_bytes(),
+        ruzstd::encoding::CompressionLevel::Fastest,
+    );
+    let mut cookies = String::new();
+    for k in 0..1000 {
+        cookies.push_str(&format!("Set-Cookie: c{k}=v; Path=/\r\n"));
+    }
+    let html = "Content-Type: text/html\r\n";
+    let records = [
+        record(
+            "response",
+            "00000000-0000-0000-0000-00000000000a",
+            "http://br.example/",
+            &http(&format!("{html}Content-Encoding: br\r\n"), &br),
+        ),
+        record(
+            "response",
+            "00000000-0000-0000-0000-00000000000b",
+            "http://zstd.example/",
+            &http(&format!("{html}Content-Encoding: zstd\r\n"), &zstd),
+        ),
+        // Declared gzip, stored decoded.
+        record(
+            "response",
+            "00000000-0000-0000-0000-00000000000c",
+            "http://decoded.example/",
+            &http(
+                &format!("{html}Content-Encoding: gzip\r\n"),
+                article("Decoded report", "decoded").as_bytes(),
+            ),
+        ),
+        record(
+            "response",
+            "00000000-0000-0000-0000-00000000000d",
+            "http://cookies.example/",
+            &http(
+                &format!("{html}{cookies}"),
+                article("Cookie report", "cookie").as_bytes(),
+            ),
+        ),
+    ];
+    let path = dir.join("enc.warc.gz");
+    write_gzip_warc(&path, &records);
+    let (out, v) = extract(&[&path]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stdout)
+    );
+    let texts: Vec<&str> = v.iter().map(|x| x["text"].as_str().unwrap()).collect();
+    assert_eq!(texts.len(), 4);
+    for (text, word) in texts.iter().zip(["brotli", "zstd", "decoded", "cookie"]) {
+        assert!(text.contains(&format!("{word}0 {word}1")), "{word}: {text}");
+        assert!(text.contains(&format!("{word}39")), "{word}: {text}");
+    }
+}

@@ -83,8 +83,8 @@ struct Inputs {
     pages: Vec<SitePage>,
     /// Sites, each with its pages in input order; `None` for plain files.
     sites: Option<Vec<(String, Vec<usize>)>>,
-    /// Per page: the offset of its record when it comes from a WARC file (`file`).
-    offsets: Vec<Option<u64>>,
+    /// Per page: the place of its record (or junk span) when it comes from a WARC file (`file`).
+    offsets: Vec<Option<pagelevel::warc::Place>>,
 }
 
 impl Inputs {
@@ -169,9 +169,11 @@ fn inputs(args: &Args) -> anyhow::Result<Inputs> {
         let reader = pagelevel::warc::WarcReader::open(p, &Limits::default())
             .with_context(|| format!("{}: cannot read", p.display()))?;
         for item in reader {
-            let (id, url, offset) = match item {
-                pagelevel::warc::Item::Page(w) => (w.record_id, w.uri, w.offset),
-                pagelevel::warc::Item::Bad(b) => (b.record_id.unwrap_or_default(), b.uri, b.offset),
+            let place = item.place();
+            let (id, url) = match item {
+                pagelevel::warc::Item::Page(w) => (w.record_id, w.uri),
+                pagelevel::warc::Item::Bad(b) => (b.record_id.unwrap_or_default(), b.uri),
+                pagelevel::warc::Item::Junk(_) => (String::new(), None),
             };
             pages.push(SitePage {
                 path: path.clone(),
@@ -180,7 +182,7 @@ fn inputs(args: &Args) -> anyhow::Result<Inputs> {
                 url,
                 gold: None,
             });
-            offsets.push(Some(offset));
+            offsets.push(Some(place));
         }
     }
     // WARC records (and pages given one --url) have URIs: their sites are registrable domains,
@@ -211,11 +213,11 @@ impl Ctx {
     fn load(
         &self,
         p: &SitePage,
-        offset: Option<u64>,
+        offset: Option<pagelevel::warc::Place>,
         deadline: &Deadline,
     ) -> pagelevel::Result<Page> {
         match offset {
-            Some(o) => pagelevel::warc::page_at(&p.file, o, &self.limits),
+            Some(o) => o.page(&p.file, &self.limits),
             None => Page::from_path_within(&p.file, p.url.as_deref(), &self.limits, deadline),
         }
     }
@@ -224,7 +226,7 @@ impl Ctx {
     fn texts(
         &self,
         p: &SitePage,
-        offset: Option<u64>,
+        offset: Option<pagelevel::warc::Place>,
         pagelevel: bool,
     ) -> anyhow::Result<(String, Option<String>)> {
         let deadline = self.limits.deadline();

@@ -34,6 +34,7 @@ pub fn run(args: Args) -> anyhow::Result<usize> {
     let limits = args.timeout.with(args.limits.limits());
     let summary = crate::batch::run(
         &args.pages,
+        |path| crate::batch::file_size(path),
         |path| {
             let deadline = limits.deadline();
             let page = Page::from_path_within(path, args.url.as_deref(), &limits, &deadline)?;

@@ -43,6 +43,7 @@ pub fn run(args: Args) -> anyhow::Result<usize> {
     let fopts = FeatureOptions::default();
     let summary = batch::run(
         &entries,
+        |e| batch::file_size(&m.html_path(e)),
         |e| {
             let gold_path = m.gold_path(e).expect("filtered on gold");
             let gold = std::fs::read_to_string(&gold_path)

@@ -103,8 +103,10 @@ impl Origin<'_> {
 impl PageInputs {
     /// Runs the pipeline on every page (in parallel, output in input order) and writes what
     /// `emit` makes of each analysis; a page that fails writes `failed(origin, error)` instead.
-    /// WARC files are streamed record by record in bounded windows. Returns the number of
-    /// failed pages (and bad WARC records).
+    /// Each input is opened once and told apart by its first bytes (so a FIFO, a process
+    /// substitution or standard input may be a page or a WARC file); WARC files are streamed
+    /// record by record. Inputs run in windows bounded by count and bytes (`batch`). Returns
+    /// the number of failed pages (and bad WARC records and junk spans).
     pub fn for_each_analysis(
         &self,
         pipeline: &PipelineArgs,
@@ -118,105 +120,149 @@ impl PageInputs {
         let model = pipeline.model()?;
         let opts = pipeline.options();
         let limits = self.timeout.with(pipeline.limits.limits());
-        let mut n_failed = 0;
-        let mut rest = &self.pages[..];
-        while !rest.is_empty() {
-            // Consecutive HTML files run as one batch; each WARC file is streamed.
-            let html = rest.iter().take_while(|p| !warc::is_warc(p)).count();
-            if html > 0 {
-                let summary = crate::batch::run(
-                    &rest[..html],
-                    |path| {
-                        // The clock starts when this page's job does, not when the batch did.
-                        let deadline = limits.deadline();
-                        let url = self.url.as_deref();
-                        let page = if is_stdin(path) {
-                            let stdin = std::io::stdin().lock();
-                            let bytes = pagelevel::input::read_stream(stdin, "-", &limits)?;
-                            deadline.check("read")?;
-                            pagelevel::Page::from_bytes_with(
-                                &bytes, url, None, &limits, &deadline, spans,
-                            )?
-                        } else {
-                            pagelevel::Page::from_path_with(path, url, &limits, &deadline, spans)?
-                        };
-                        let analysis =
-                            pagelevel::pipeline::analyze_within(page, &model, &opts, &deadline)?;
-                        let out = emit(&Origin::File(path), &analysis)?;
-                        deadline.check("output")?;
-                        Ok(out)
-                    },
-                    |path, e| failed(&Origin::File(path), e),
-                )?;
-                n_failed += summary.failed;
-                rest = &rest[html..];
-                continue;
-            }
-            let path = &rest[0];
-            rest = &rest[1..];
-            let mut reader = match warc::WarcReader::open(path, &limits) {
-                Ok(r) => r,
-                Err(e) => {
-                    let e = anyhow::Error::new(e).context("cannot read");
-                    std::io::Write::write_all(
-                        &mut std::io::stdout(),
-                        &failed(&Origin::File(path), &e),
-                    )?;
-                    n_failed += 1;
-                    continue;
-                }
-            };
-            let summary = crate::batch::run_stream(&mut reader, |item| match item {
-                warc::Item::Page(p) => {
-                    let origin = Origin::Record {
-                        path,
-                        record_id: &p.record_id,
-                        uri: p.uri.as_deref(),
-                    };
-                    let deadline = limits.deadline();
-                    let result = pagelevel::Page::from_bytes_with(
-                        &p.body,
-                        p.uri.as_deref(),
-                        p.charset.as_deref(),
-                        &limits,
-                        &deadline,
-                        spans,
-                    )
-                    .and_then(|page| {
-                        pagelevel::pipeline::analyze_within(page, &model, &opts, &deadline)
-                    })
+        let bar = crate::batch::progress(self.pages.len());
+        let jobs = Jobs {
+            paths: self.pages.iter(),
+            warc: None,
+            limits,
+            bar: &bar,
+        };
+        let url = self.url.as_deref();
+        // Parses and analyses a page's bytes within `deadline` and renders it.
+        let analyze = |page: &[u8],
+                       uri: Option<&str>,
+                       charset: Option<&str>,
+                       origin: &Origin,
+                       deadline: &pagelevel::config::Deadline|
+         -> anyhow::Result<Vec<u8>> {
+            let page =
+                pagelevel::Page::from_bytes_with(page, uri, charset, &limits, deadline, spans)?;
+            let analysis = pagelevel::pipeline::analyze_within(page, &model, &opts, deadline)?;
+            let out = emit(origin, &analysis)?;
+            deadline.check("output")?;
+            Ok(out)
+        };
+        let outcome = |origin: &Origin, result: anyhow::Result<Vec<u8>>| match result {
+            Ok(bytes) => (bytes, false),
+            Err(e) => (failed(origin, &e), true),
+        };
+        let summary = crate::batch::run_stream(jobs, |job| match job {
+            Job::Failed(path, e) => (failed(&Origin::File(path), &e), true),
+            Job::Page(path, source) => {
+                let origin = Origin::File(path);
+                // The clock starts when this page's job does, not when the batch did.
+                let deadline = limits.deadline();
+                let result = source
+                    .read(&limits)
                     .map_err(anyhow::Error::new)
-                    .and_then(|analysis| {
-                        let out = emit(&origin, &analysis)?;
-                        deadline.check("output")?;
-                        Ok(out)
+                    .and_then(|bytes| {
+                        deadline.check("read")?;
+                        analyze(&bytes, url, None, &origin, &deadline)
                     });
-                    match result {
-                        Ok(bytes) => (bytes, false),
-                        Err(e) => (failed(&origin, &e), true),
-                    }
-                }
-                warc::Item::Bad(b) => {
-                    let origin = Origin::Record {
-                        path,
-                        record_id: b.record_id.as_deref().unwrap_or(""),
-                        uri: b.uri.as_deref(),
-                    };
-                    let e = anyhow::Error::new(b.error)
-                        .context(format!("WARC record at offset {}", b.offset));
-                    (failed(&origin, &e), true)
-                }
-            })?;
-            n_failed += summary.failed;
-            if reader.skipped() > 0 {
-                eprintln!(
-                    "{}: {} records skipped (not HTML responses)",
-                    path.display(),
-                    reader.skipped()
+                bar.inc(1);
+                outcome(&origin, result)
+            }
+            Job::Record(path, warc::Item::Page(p)) => {
+                let origin = Origin::Record {
+                    path,
+                    record_id: &p.record_id,
+                    uri: p.uri.as_deref(),
+                };
+                let deadline = limits.deadline();
+                let result = analyze(
+                    &p.body,
+                    p.uri.as_deref(),
+                    p.charset.as_deref(),
+                    &origin,
+                    &deadline,
                 );
+                outcome(&origin, result)
+            }
+            Job::Record(path, warc::Item::Bad(b)) => {
+                let origin = Origin::Record {
+                    path,
+                    record_id: b.record_id.as_deref().unwrap_or(""),
+                    uri: b.uri.as_deref(),
+                };
+                let skipped = match b.len {
+                    Some(n) => format!(" ({n} bytes skipped)"),
+                    None => String::new(),
+                };
+                let e = anyhow::Error::new(b.error)
+                    .context(format!("WARC record at offset {}{skipped}", b.offset));
+                (failed(&origin, &e), true)
+            }
+            Job::Record(path, warc::Item::Junk(j)) => {
+                let origin = Origin::Record {
+                    path,
+                    record_id: "",
+                    uri: None,
+                };
+                (failed(&origin, &anyhow::Error::new(j)), true)
+            }
+        })?;
+        bar.finish_and_clear();
+        Ok(summary.failed)
+    }
+}
+
+/// One input of [`PageInputs::for_each_analysis`]: a page opened and not read yet, a WARC
+/// record, or an input that cannot be opened.
+enum Job<'a> {
+    Page(&'a Path, warc::PageSource),
+    Record(&'a Path, warc::Item),
+    Failed(&'a Path, anyhow::Error),
+}
+
+/// The inputs in order, each opened once when its turn comes, with their sizes in bytes (a
+/// file's from its metadata, a record's body; a stream of unknown size counts as a full window).
+struct Jobs<'a> {
+    paths: std::slice::Iter<'a, PathBuf>,
+    /// The WARC file being read.
+    warc: Option<(&'a Path, Box<warc::WarcReader<warc::InputStream>>)>,
+    limits: Limits,
+    bar: &'a indicatif::ProgressBar,
+}
+
+impl<'a> Iterator for Jobs<'a> {
+    type Item = (Job<'a>, u64);
+
+    fn next(&mut self) -> Option<Self::Item> {
+        loop {
+            if let Some((path, reader)) = &mut self.warc {
+                let path: &'a Path = path;
+                if let Some(item) = reader.next() {
+                    let size = match &item {
+                        warc::Item::Page(p) => p.body.len() as u64,
+                        warc::Item::Bad(_) | warc::Item::Junk(_) => 0,
+                    };
+                    return Some((Job::Record(path, item), size));
+                }
+                if reader.skipped() > 0 {
+                    eprintln!(
+                        "{}: {} records skipped (not HTML responses)",
+                        path.display(),
+                        reader.skipped()
+                    );
+                }
+                self.warc = None;
+                self.bar.inc(1);
+            }
+            let path: &'a Path = self.paths.next()?;
+            let input = if is_stdin(path) {
+                warc::Input::from_reader(std::io::stdin(), "-", &self.limits)
+            } else {
+                warc::Input::open(path, &self.limits)
+            };
+            match input {
+                Ok(warc::Input::Page(source)) => {
+                    let size = source.size().unwrap_or(crate::batch::UNKNOWN_SIZE);
+                    return Some((Job::Page(path, source), size));
+                }
+                Ok(warc::Input::Warc(reader)) => self.warc = Some((path, reader)),
+                Err(e) => return Some((Job::Failed(path, e.into()), 0)),
             }
         }
-        Ok(n_failed)
     }
 }
 

@@ -257,11 +257,11 @@ fn page_job(
 }
 
 /// The records of one site in a WARC file (all of them, or one run of consecutive ones with
-/// `--contiguous`): its pages and, per page, the record's offset (a bad record is read again
-/// there and fails again with its error).
+/// `--contiguous`): its pages and, per page, the record's place (a bad record is read again
+/// there and fails again with its error; a junk span fails with its own).
 struct WarcRun {
     group: SiteGroup,
-    offsets: Vec<u64>,
+    offsets: Vec<pagelevel::warc::Place>,
 }
 
 /// Groups the records of a WARC file by site and hands each site to `site_run`.
@@ -286,7 +286,8 @@ fn warc_runs(
     // The run of the record before (where a bad record without a URI goes).
     let mut prev: Option<usize> = None;
     for item in reader {
-        let (site, page, record) = match item {
+        let record = item.place();
+        let (site, page) = match item {
             pagelevel::warc::Item::Page(p) => {
                 let site = site_of(p.uri.as_deref()).unwrap_or_else(|| ".".to_owned());
                 let page = SitePage {
@@ -296,7 +297,7 @@ fn warc_runs(
                     url: p.uri,
                     gold: None,
                 };
-                (Some(site), page, p.offset)
+                (Some(site), page)
             }
             pagelevel::warc::Item::Bad(b) => {
                 // In contiguous mode a bad record stays in the run it is in (file order).
@@ -312,7 +313,18 @@ fn warc_runs(
                     url: b.uri,
                     gold: None,
                 };
-                (site, page, b.offset)
+                (site, page)
+            }
+            // Junk stays where it is, as a bad record without a URI does.
+            pagelevel::warc::Item::Junk(_) => {
+                let page = SitePage {
+                    path: shown.clone(),
+                    id: String::new(),
+                    file: path.to_owned(),
+                    url: None,
+                    gold: None,
+                };
+                (None, page)
             }
         };
         let k = match (&site, prev) {
@@ -462,9 +474,7 @@ pub fn run(args: Args) -> anyhow::Result<usize> {
                 split_sites += 1;
             }
             let offsets = &run.offsets;
-            one_site(&run.group, &|k, p| {
-                pagelevel::warc::page_at(&p.file, offsets[k], &limits)
-            })
+            one_site(&run.group, &|k, p| offsets[k].page(&p.file, &limits))
         })?;
     }
     if split_sites > 0 {
