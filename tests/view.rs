@@ -1,5 +1,6 @@
-//! `pagelevel view`: no script survives, one outline per segment, the legend, escaping, deep
-//! pages, the CLI, and (when Chromium is installed) a screenshot.
+//! `pagelevel view`: one outline per segment, the legend, escaping, deep pages, the CLI; a
+//! hostile corpus whose views must be inert as a scripting-on parser builds them; and, when
+//! Chromium is installed, a screenshot and a check that a hostile view makes no request.
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -306,11 +307,17 @@ fn cli_missing_input_is_a_clear_error() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+/// Debian's `chromium`, if installed (on PATH).
+fn chromium() -> Option<PathBuf> {
+    let path = std::env::var_os("PATH")?;
+    std::env::split_paths(&path)
+        .map(|d| d.join("chromium"))
+        .find(|p| p.is_file())
+}
+
 #[test]
 fn screenshot_when_chromium_is_installed() {
-    let on_path = std::env::var_os("PATH")
-        .is_some_and(|p| std::env::split_paths(&p).any(|d| d.join("chromium").is_file()));
-    if !on_path {
+    if chromium().is_none() {
         eprintln!("screenshot_when_chromium_is_installed: skipped: chromium is not on PATH");
         return;
     }
@@ -646,4 +653,249 @@ fn hostile_corpus_seeds_the_view_fuzz_target() {
         });
         assert_eq!(seed, html, "{} differs from HOSTILE", path.display());
     }
+}
+
+/// A web server on 127.0.0.1 (an ephemeral port) that answers every request with a small
+/// body and records each connection it accepts: the request line, `(no request)` for a
+/// connection that sends none (a preconnect), `(not HTTP)` for a TLS hello. It stops when
+/// dropped, or after 120 s.
+struct LogServer {
+    port: u16,
+    log: std::sync::Arc<std::sync::Mutex<Vec<String>>>,
+    stop: std::sync::Arc<std::sync::atomic::AtomicBool>,
+    thread: Option<std::thread::JoinHandle<()>>,
+}
+
+impl LogServer {
+    fn start() -> LogServer {
+        use std::io::{Read, Write};
+        use std::sync::atomic::Ordering;
+        let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+        listener.set_nonblocking(true).unwrap();
+        let port = listener.local_addr().unwrap().port();
+        let log = std::sync::Arc::new(std::sync::Mutex::new(Vec::new()));
+        let stop = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+        let (log2, stop2) = (log.clone(), stop.clone());
+        let thread = std::thread::spawn(move || {
+            let started = std::time::Instant::now();
+            while !stop2.load(Ordering::Relaxed) && started.elapsed().as_secs() < 120 {
+                let Ok((mut conn, _)) = listener.accept() else {
+                    std::thread::sleep(std::time::Duration::from_millis(5));
+                    continue;
+                };
+                let _ = conn.set_nonblocking(false);
+                let _ = conn.set_read_timeout(Some(std::time::Duration::from_millis(300)));
+                let mut buf = vec![0u8; 8192];
+                let mut got = 0;
+                while got < buf.len() {
+                    match conn.read(&mut buf[got..]) {
+                        Ok(0) | Err(_) => break,
+                        Ok(n) => got += n,
+                    }
+                    if buf[..got].windows(4).any(|w| w == b"\r\n\r\n") {
+                        break;
+                    }
+                }
+                let head = String::from_utf8_lossy(&buf[..got]);
+                let line = head.lines().next().unwrap_or("");
+                log2.lock().unwrap().push(if line.is_empty() {
+                    "(no request)".to_owned()
+                } else if !line.starts_with(|c: char| c.is_ascii_uppercase()) {
+                    // An https: URL (scheme-relative ones become https:) sends a TLS hello.
+                    "(not HTTP)".to_owned()
+                } else {
+                    line.to_owned()
+                });
+                let body = "/* pagelevel test server */";
+                let _ = write!(
+                    conn,
+                    "HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
+                    body.len()
+                );
+            }
+        });
+        LogServer {
+            port,
+            log,
+            stop,
+            thread: Some(thread),
+        }
+    }
+
+    /// Takes the log so far.
+    fn take(&self) -> Vec<String> {
+        std::mem::take(&mut *self.log.lock().unwrap())
+    }
+}
+
+impl Drop for LogServer {
+    fn drop(&mut self) {
+        self.stop.store(true, std::sync::atomic::Ordering::Relaxed);
+        if let Some(t) = self.thread.take() {
+            let _ = t.join();
+        }
+    }
+}
+
+/// Loads `page` in headless Chromium (a fresh profile, networking extras off) for 3 s of
+/// virtual time, and waits for it to exit (at most 30 s).
+fn load_in_chromium(browser: &Path, page: &Path, profile: &Path) {
+    let mut child = Command::new(browser)
+        .args([
+            "--headless",
+            "--no-sandbox",
+            "--disable-gpu",
+            "--disable-quic",
+            "--no-first-run",
+            "--disable-background-networking",
+            "--disable-component-update",
+            "--disable-sync",
+            "--virtual-time-budget=3000",
+            "--dump-dom",
+        ])
+        .arg(format!("--user-data-dir={}", profile.display()))
+        .arg(format!("file://{}", page.display()))
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let started = std::time::Instant::now();
+    while child.try_wait().unwrap().is_none() {
+        if started.elapsed().as_secs() > 30 {
+            let _ = child.kill();
+            let _ = child.wait();
+            panic!(
+                "chromium did not exit within 30 s (a dialog open?) on {}",
+                page.display()
+            );
+        }
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    // Let connections still in flight land in the log.
+    std::thread::sleep(std::time::Duration::from_millis(200));
+}
+
+/// Request paths that no view may ask for, even with `--allow-remote`: navigation, frames,
+/// embeddings, forms, pings, preloads, scripts (`/js/…` is any payload that ran), the base,
+/// and what the page hides in noscript, templates and SVG style or animation. A path ending
+/// in `/` stands for every path under it.
+const NEVER_REQUESTED: &[&str] = &[
+    "/anim",
+    "/applet",
+    "/applet/",
+    "/attribution",
+    "/base/",
+    "/binding.xml",
+    "/embed",
+    "/feimage",
+    "/fo-form",
+    "/fo-iframe",
+    "/form",
+    "/formaction",
+    "/frame",
+    "/icon",
+    "/iframe",
+    "/import",
+    "/isindex",
+    "/js/",
+    "/link2.css",
+    "/manifest",
+    "/manifest2",
+    "/meta-link",
+    "/modulepreload",
+    "/noscript-refresh",
+    "/noscript.png",
+    "/object",
+    "/param",
+    "/ping",
+    "/portal",
+    "/prefetch",
+    "/preconnect",
+    "/preload",
+    "/refresh",
+    "/refresh-lt",
+    "/refresh-ref",
+    "/script-fetch",
+    "/script-src",
+    "/srcdoc",
+    "/svg-script",
+    "/svg-script2",
+    "/svg-style.css",
+    "/svg-style2.css",
+    "/template",
+    "/use.svg",
+];
+
+#[test]
+fn hostile_view_makes_no_requests_in_chromium() {
+    let Some(browser) = chromium() else {
+        eprintln!(
+            "hostile_view_makes_no_requests_in_chromium: skipped: chromium is not installed \
+             (apt-get install chromium)"
+        );
+        return;
+    };
+    let server = LogServer::start();
+    let host = format!("127.0.0.1:{}", server.port);
+    // One page with every hostile case; those that swallow the rest of the page go last.
+    let last = ["plaintext", "unterminated-href", "unterminated"];
+    let mut pages = hostile_pages(&host);
+    pages.sort_by_key(|(name, _)| last.iter().position(|l| l == name));
+    let html: String = pages.iter().map(|(_, p)| p.as_str()).collect();
+    // Every script payload reports to the server when it runs (instead of opening a dialog,
+    // which would block headless Chromium), and two plain scripts for the control.
+    let html = format!(
+        "<script>fetch('http://{host}/script-fetch')</script>\
+         <script src=\"http://{host}/script-src\"></script>{}",
+        html.replace("alert(", &format!("fetch('http://{host}/js/'+"))
+    );
+    let dir = temp_dir("chromium");
+    let page = dir.join("hostile.html");
+    std::fs::write(&page, &html).unwrap();
+    let view = |name: &str, extra: &[&str]| {
+        let out = dir.join(name);
+        let run = bin()
+            .args(["view", page.to_str().unwrap(), "-o", out.to_str().unwrap()])
+            .args(extra)
+            .output()
+            .unwrap();
+        assert!(
+            run.status.success(),
+            "{}",
+            String::from_utf8_lossy(&run.stderr)
+        );
+        out
+    };
+    let inert = view("view.html", &[]);
+    let remote = view("view-remote.html", &["--allow-remote"]);
+
+    // The control: the page itself makes requests, so the check below can fail.
+    load_in_chromium(&browser, &page, &dir.join("profile-page"));
+    let control = server.take();
+    eprintln!(
+        "hostile_view_makes_no_requests_in_chromium: the unsanitised page made {} requests",
+        control.len()
+    );
+    assert!(
+        control.len() >= 5,
+        "the control made too few requests: {control:?}"
+    );
+
+    load_in_chromium(&browser, &inert, &dir.join("profile-view"));
+    let seen = server.take();
+    assert!(seen.is_empty(), "the view made requests: {seen:?}");
+
+    // With remote loads allowed, images, media, style sheets and fonts may load, nothing else.
+    load_in_chromium(&browser, &remote, &dir.join("profile-remote"));
+    for line in server.take() {
+        let path = line.split(' ').nth(1).unwrap_or("");
+        assert!(
+            !NEVER_REQUESTED
+                .iter()
+                .any(|p| path == *p || (p.ends_with('/') && path.starts_with(p))),
+            "the --allow-remote view requested {line:?}"
+        );
+    }
+    drop(server);
+    let _ = std::fs::remove_dir_all(&dir);
 }
