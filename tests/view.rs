@@ -477,6 +477,14 @@ const HOSTILE: &[(&str, &str)] = &[
         r#"<p>words</p><a href="javascript:alert(1)"#,
     ),
     (
+        "unterminated-before-value",
+        r#"<p>words</p><img src=x onerror="#,
+    ),
+    (
+        "unterminated-end-tag",
+        r#"<p>words</p></p a="<img src=x onerror=alert(1)>"#,
+    ),
+    (
         "plaintext",
         r#"<p>before</p><plaintext><img src=x onerror=alert(1)>"#,
     ),
@@ -838,7 +846,13 @@ fn hostile_view_makes_no_requests_in_chromium() {
     let server = LogServer::start();
     let host = format!("127.0.0.1:{}", server.port);
     // One page with every hostile case; those that swallow the rest of the page go last.
-    let last = ["plaintext", "unterminated-href", "unterminated"];
+    let last = [
+        "plaintext",
+        "unterminated-href",
+        "unterminated-end-tag",
+        "unterminated-before-value",
+        "unterminated",
+    ];
     let mut pages = hostile_pages(&host);
     pages.sort_by_key(|(name, _)| last.iter().position(|l| l == name));
     let html: String = pages.iter().map(|(_, p)| p.as_str()).collect();

@@ -24,10 +24,12 @@ use super::css::{clean_css, clean_style_sheet};
 use super::{escape_into, ViewError, ViewOptions};
 
 /// Written after the source, so that whatever the page leaves unfinished at its end (a tag,
-/// a quoted attribute value, a comment, a CDATA section, a doctype) ends inside the rewriter
-/// and goes through the handlers: left raw, it would be completed by the legend after it. In
-/// text it is cut off again (see [`source_len_of`]).
-const SENTINEL: &str = "\"']]>-->";
+/// an attribute value, a comment, a CDATA section, a doctype) ends inside the rewriter and goes
+/// through the handlers: left raw, it would be completed by the legend after it. `"'">` ends a
+/// tag from every state (just after `=`, the `"` opens a value that the second `"` closes);
+/// `]]>` ends a CDATA section, `-->` a comment. In text it is cut off again (see
+/// [`source_len_of`]).
+const SENTINEL: &str = "\"'\">]]>-->";
 
 const SVG_NS: &str = "http://www.w3.org/2000/svg";
 const MATHML_NS: &str = "http://www.w3.org/1998/Math/MathML";
@@ -1261,6 +1263,71 @@ const ATTRIBUTES: &[(&str, Policy)] = &[
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// `src` through the sanitiser with default options and the head block `<H>`.
+    fn clean(src: &str) -> String {
+        let opts = ViewOptions::default();
+        sanitize(src, &FxHashMap::default(), 0, &opts, "<H>".to_owned())
+            .unwrap()
+            .html
+    }
+
+    #[test]
+    fn the_head_block_goes_before_the_first_element_or_text() {
+        assert_eq!(clean("<script>x</script><p>a"), "<H><p>a");
+        assert_eq!(
+            clean("<!DOCTYPE html><!-- c --><html>"),
+            "<!DOCTYPE html><H><html>"
+        );
+        assert_eq!(clean("  a < b <p>c"), "<H>  a &lt; b <p>c");
+        assert_eq!(clean("<!DOCTYPE html>"), "<!DOCTYPE html><H>");
+        assert_eq!(clean(""), "<H>");
+        // Later doctypes go; so does the sentinel's text.
+        assert_eq!(clean("<p>a</p><!DOCTYPE x>b"), "<H><p>a</p>b");
+    }
+
+    #[test]
+    fn unfinished_constructs_at_the_end_are_sanitised() {
+        assert_eq!(
+            clean("<p>a</p><img src=x onerror=alert(1)//"),
+            "<H><p>a</p><img>"
+        );
+        assert_eq!(clean("<p>a</p><a href=\"javascript:x"), "<H><p>a</p><a>");
+        assert_eq!(clean("<p>a</p><!-- open"), "<H><p>a</p>");
+        // From every state inside a tag (the fuzzer's find: before an attribute value).
+        for tail in [
+            "<p2 onerror=",
+            "<p2 onerror= ",
+            "<p2 onerror='x",
+            "<p2 onerror=\"x",
+            "<p2 onerror=x",
+            "<p2 onerror=\"x\"",
+            "<p2 onerror",
+            "<p2 onerror ",
+            "<p2 /",
+            "<p2",
+            "<!DOCTYPE html PUBLIC \"x",
+            "<svg><![CDATA[x",
+            "<!",
+            "<!-",
+            "</",
+            "<",
+            "&#x",
+        ] {
+            let out = clean(&format!("<p>a</p>{tail}"));
+            let rest = &out["<H><p>a</p>".len()..];
+            assert!(
+                !rest.contains("onerror") && !rest.contains("<img"),
+                "{tail:?} -> {out:?}"
+            );
+            assert!(
+                !rest.ends_with(|c| c != '>') || !rest.contains('<'),
+                "{tail:?} -> {out:?}"
+            );
+        }
+        assert_eq!(clean("<title>t"), "<H><title>t</title>");
+        assert_eq!(clean("<style>a{}"), "<H><style>a{}</style>");
+    }
 
     #[test]
     fn allow_lists_are_sorted() {
