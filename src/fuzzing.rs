@@ -382,12 +382,21 @@ fn css_walk<'i>(
             Token::Semicolon | Token::CurlyBracketBlock => import = false,
             Token::Function(f) => {
                 let f = f.to_ascii_lowercase();
+                // The functions whose strings are URLs, as browsers name them.
                 let urls = matches!(
                     f.as_str(),
-                    "url" | "src" | "image-set" | "-webkit-image-set" | "image" | "cross-fade"
-                ) || f.ends_with("image-set")
-                    || f.ends_with("cross-fade")
-                    || f.ends_with("element");
+                    "url"
+                        | "src"
+                        | "image-set"
+                        | "-webkit-image-set"
+                        | "image"
+                        | "cross-fade"
+                        | "-webkit-cross-fade"
+                        | "element"
+                        | "-moz-element"
+                        | "-moz-image-rect"
+                        | "paint"
+                );
                 if urls && f != "url" && f != "src" {
                     assert!(allow_remote, "CSS {f}() in the view");
                 }

@@ -58,3 +58,10 @@ fn warc_corpus_and_crashes() {
         let _ = pagelevel::fuzzing::warc(d);
     });
 }
+
+#[test]
+fn view_corpus_and_crashes() {
+    replay("view", |d| {
+        let _ = pagelevel::fuzzing::view(d);
+    });
+}
