@@ -51,18 +51,35 @@ pub fn clean_css(css: &str, allow_remote: bool) -> Option<String> {
     Some(out)
 }
 
-/// `css` for a `<style>` element: [`clean_css`], with every `<` written as the CSS escape
-/// `\3c ` (the same character in strings, URLs and identifiers; inert in comments), so that no
-/// tag can start in the text whatever a parser thinks the element is. A CDO (`<!--`) goes first:
-/// CSS ignores it, and its escape would break the rule after it.
+/// `css` for a `<style>` element: [`clean_css`], written so that it means the same whether
+/// a parser reads the element as raw text (HTML) or as markup (SVG, MathML: if the browser's
+/// tree differs from the rewriter's): every `<` as the CSS escape `\3c ` (the same character in
+/// strings, URLs and identifiers; inert in comments), so that no tag can start, and every `&`
+/// before a letter, digit or `#` as `\26 `, so that no character reference decodes into, say,
+/// `url(`. A CDO (`<!--`) goes first: CSS ignores it, and its escape would break the rule after
+/// it.
 pub fn clean_style_sheet(css: &str, allow_remote: bool) -> String {
     let Some(clean) = clean_css(css, allow_remote) else {
         return String::new();
     };
-    if !clean.contains('<') {
+    if !clean.contains(['<', '&']) {
         return clean;
     }
-    clean.replace('<', "\\3c ")
+    let mut out = String::with_capacity(clean.len() + 16);
+    let mut chars = clean.chars().peekable();
+    while let Some(c) = chars.next() {
+        match c {
+            '<' => out.push_str("\\3c "),
+            '&' if chars
+                .peek()
+                .is_some_and(|n| n.is_ascii_alphanumeric() || *n == '#') =>
+            {
+                out.push_str("\\26 ")
+            }
+            _ => out.push(c),
+        }
+    }
+    out
 }
 
 /// Whether a URL found in CSS may stay: a fragment reference, a `data:` URL, or, with
@@ -298,6 +315,15 @@ mod tests {
         assert_eq!(clean_style_sheet(&css, false), "");
         let ok = "(".repeat(50);
         assert_eq!(clean_css(&ok, false).unwrap(), ok);
+    }
+
+    #[test]
+    fn no_reference_survives_in_a_sheet() {
+        let out = clean_style_sheet("a{b:u&#x72;l(x)} a &amp; b & c{content:'&lt;'}", false);
+        assert_eq!(
+            out,
+            "a{b:u\\26 #x72;l(x)} a \\26 amp; b & c{content:'\\26 lt;'}"
+        );
     }
 
     #[test]
