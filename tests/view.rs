@@ -184,6 +184,27 @@ fn implied_body_and_open_ends_still_get_outline_and_legend() {
 }
 
 #[test]
+fn the_legend_is_html_whatever_the_page_leaves_open() {
+    for page in [
+        "<p>words</p><svg><text>open",
+        "<p>words</p><math><mi>open",
+        "<p>words</p><select><option>open",
+        // A removed unknown SVG element takes the `</svg>` with it.
+        "<p>words</p><svg><mi></svg>more words",
+    ] {
+        let out = render(&analyse_html(page), &opts("open")).unwrap();
+        let d = dom::parse(&out, &Limits::default()).unwrap();
+        let legend = (0..d.len())
+            .find(|&i| d.node(i).kind == Kind::Element && d.tag_name(i) == "pl-legend")
+            .unwrap_or_else(|| panic!("{page}: no legend"));
+        assert!(
+            !d.node(legend).foreign,
+            "{page}: the legend is in SVG or MathML"
+        );
+    }
+}
+
+#[test]
 fn boxes_overlay_draws_one_box_per_segment_with_area() {
     let a = analyse_html(&std::fs::read_to_string(example("news-article")).unwrap());
     let mut o = opts("boxes");

@@ -20,7 +20,8 @@
 //!    loads neutralised ([`css`]). Comments go, and text never keeps a `<`. The page keeps its
 //!    look: markup, classes, inline styles and `<style>` sheets.
 //!
-//! Our head block goes before the page's first element: `<meta charset="utf-8">` (the view is
+//! Our head block goes first (after the page's doctype, when that is its first token):
+//! `<meta charset="utf-8">` (the view is
 //! the decoded text), a Content-Security-Policy `<meta>` as a second line of defence (no
 //! scripts; unless [`ViewOptions::allow_remote`], no network loads) and our stylesheet. A fixed
 //! legend panel (and, optionally, the estimated boxes the classifier saw) is appended.
@@ -164,6 +165,9 @@ pub fn render(analysis: &Analysis, opts: &ViewOptions) -> Result<String, ViewErr
     let head = head_block(opts, body_class.as_deref());
     let clean = sanitize::sanitize(src, &marks, seg.segments.len(), opts, head)?;
     let mut out = clean.html;
+    // A breakout start tag: should the browser still be inside SVG or MathML here (a removal
+    // took an end tag the rewriter had seen), it leaves them, and the legend shows.
+    out.push_str("<div hidden></div>");
     let mut outlined = clean.outlined;
     if let Some(o) = body_fallback.and_then(|k| outlined.get_mut(k)) {
         *o = true;

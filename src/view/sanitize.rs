@@ -46,7 +46,8 @@ pub struct Mark {
 
 /// The sanitised page and what the legend reports about it.
 pub struct Sanitized {
-    /// The page, with our `head` block in it and open raw-text elements closed at the end.
+    /// The page, with our `head` block first (after a leading doctype) and open raw-text
+    /// elements closed at the end.
     pub html: String,
     /// Per segment, whether its outline attributes were written.
     pub outlined: Vec<bool>,
@@ -57,8 +58,11 @@ pub struct Sanitized {
 /// What the handlers share while the rewriter runs.
 #[derive(Default)]
 struct State {
-    /// Our `head` block, until it is written before the first element or text.
-    head: Option<String>,
+    /// Source bytes from the start that are only whitespace and comments, while nothing else
+    /// came (`None` after): a doctype that starts there is the page's first token.
+    leading: Option<usize>,
+    /// The page's doctype, when it is the first token: it goes before our head block.
+    doctype: Option<String>,
     outlined: Vec<bool>,
     scripts: usize,
     /// A kept `<title>`, `<textarea>` or `<style>` whose end tag has not come yet.
@@ -71,8 +75,9 @@ struct State {
     select_open: usize,
 }
 
-/// Rewrites `src` (the page's decoded source) into the inert view, inserting `head` before the
-/// first element or text and the segment attributes of `marks` in their start tags.
+/// Rewrites `src` (the page's decoded source) into the inert view, with `head` first (after
+/// the page's doctype if that is its first token) and the segment attributes of `marks` in
+/// their start tags.
 ///
 /// # Returns
 /// The page and what the legend needs; [`ViewError::Rewrite`] if the rewriter stops (it does
@@ -89,12 +94,13 @@ pub fn sanitize(
     head: String,
 ) -> Result<Sanitized, ViewError> {
     let state = Rc::new(RefCell::new(State {
-        head: Some(head),
+        leading: Some(0),
         outlined: vec![false; segments],
         ..State::default()
     }));
     let mut out: Vec<u8> = Vec::with_capacity(src.len() + src.len() / 8 + 8 * 1024);
-    let (st_el, st_doctype, st_text, st_end) = (
+    let (st_el, st_doctype, st_comment, st_text, st_end) = (
+        Rc::clone(&state),
         Rc::clone(&state),
         Rc::clone(&state),
         Rc::clone(&state),
@@ -106,14 +112,24 @@ pub fn sanitize(
             Ok(())
         }))
         .append_document_content_handler(doctype!(move |d| {
-            // Only the first doctype counts (it sets the rendering mode), and it stays only
-            // before all else, where no parser can read it as anything but a doctype.
-            if st_doctype.borrow().head.is_none() {
-                d.remove();
+            // Only a doctype that is the page's first token counts (it sets the rendering
+            // mode); it is written first, from its source bytes. Any other is ignored by
+            // browsers, and goes.
+            let mut st = st_doctype.borrow_mut();
+            let at = d.source_location().bytes();
+            if st.leading == Some(at.start) && st.doctype.is_none() {
+                st.doctype = src.get(at).map(str::to_owned);
             }
+            st.leading = None;
+            d.remove();
             Ok(())
         }))
-        .append_document_content_handler(doc_comments!(|c| {
+        .append_document_content_handler(doc_comments!(move |c| {
+            let mut st = st_comment.borrow_mut();
+            let at = c.source_location().bytes();
+            if st.leading == Some(at.start) {
+                st.leading = Some(at.end);
+            }
             c.remove();
             Ok(())
         }))
@@ -126,11 +142,13 @@ pub fn sanitize(
             }
             match t.text_type() {
                 TextType::Data | TextType::RCData => {
-                    if st.head.is_some() && !t.as_str().trim_matches(is_html_space).is_empty() {
-                        if let Some(h) = st.head.take() {
-                            t.before(&h, ContentType::Html);
+                    let at = t.source_location().bytes();
+                    st.leading = match st.leading {
+                        Some(l) if l == at.start && t.as_str().chars().all(is_html_space) => {
+                            Some(at.end)
                         }
-                    }
+                        _ => None,
+                    };
                     if t.as_str().contains('<') {
                         let escaped = t.as_str().replace('<', "&lt;");
                         t.replace(&escaped, ContentType::Html);
@@ -161,9 +179,6 @@ pub fn sanitize(
             let mut tail = String::new();
             if let Some(css) = st.css.take() {
                 tail.push_str(&clean_style_sheet(&css, opts.allow_remote));
-            }
-            if let Some(h) = st.head.take() {
-                tail.push_str(&h);
             }
             // Close what would swallow the legend that follows.
             if let Some(name) = st.raw_open.take() {
@@ -198,9 +213,14 @@ pub fn sanitize(
     rewriter
         .end()
         .map_err(|e| ViewError::Rewrite(e.to_string()))?;
-    let html = String::from_utf8(out)
-        .unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned());
     let st = std::mem::take(&mut *state.borrow_mut());
+    // The head block goes first, so that the policy is in the head whatever the page holds
+    // (a page of end tags alone put it after `</html>` when it went before the first element).
+    let doctype = st.doctype.unwrap_or_default();
+    let mut html = String::with_capacity(doctype.len() + head.len() + out.len());
+    html.push_str(&doctype);
+    html.push_str(&head);
+    html.push_str(&String::from_utf8_lossy(&out));
     Ok(Sanitized {
         html,
         outlined: st.outlined,
@@ -234,7 +254,7 @@ enum Action {
     Keep(String),
 }
 
-/// The element handler: places the head block, then drops, unwraps or rewrites the element.
+/// The element handler: drops, unwraps or rewrites the element.
 fn on_element(
     el: &mut Element<'_, '_>,
     state: &Rc<RefCell<State>>,
@@ -246,9 +266,7 @@ fn on_element(
         return;
     }
     let mut st = state.borrow_mut();
-    if let Some(h) = st.head.take() {
-        el.before(&h, ContentType::Html);
-    }
+    st.leading = None;
     let name = el.tag_name();
     let ns = el.namespace_uri();
     let attrs = decoded_attributes(el);
@@ -1273,7 +1291,7 @@ mod tests {
     }
 
     #[test]
-    fn the_head_block_goes_before_the_first_element_or_text() {
+    fn the_head_block_goes_first_after_a_leading_doctype() {
         assert_eq!(clean("<script>x</script><p>a"), "<H><p>a");
         assert_eq!(
             clean("<!DOCTYPE html><!-- c --><html>"),
@@ -1284,6 +1302,14 @@ mod tests {
         assert_eq!(clean(""), "<H>");
         // Later doctypes go; so does the sentinel's text.
         assert_eq!(clean("<p>a</p><!DOCTYPE x>b"), "<H><p>a</p>b");
+        assert_eq!(
+            clean(" <!-- c --> <!DOCTYPE html>x"),
+            "<!DOCTYPE html><H>  x"
+        );
+        // A doctype after an end tag is ignored by browsers (the fuzzer's page: the policy
+        // must still be in the head).
+        assert_eq!(clean("</p><!DOCTYPE html><p>"), "<H></p><p>");
+        assert_eq!(clean("<!DOC x></body></html>"), "<H></body></html>");
     }
 
     #[test]
