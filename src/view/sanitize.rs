@@ -6,9 +6,10 @@
 //! Every start tag the rewriter sees is either removed (with its content when that content is
 //! raw text, script, an embedding or otherwise never shown), unwrapped (the tags go, the content
 //! stays), or written anew by us from the allow-listed attributes, their values decoded as the
-//! browser decodes them and checked, then escaped again. Comments, CDATA sections and doctypes
-//! after the first go; text keeps its words but never a `<` (escaped as `&lt;` in markup and as
-//! `\3c ` in style sheets), so that no tag can start anywhere but where the rewriter saw one,
+//! browser decodes them and checked, then escaped again. Comments, CDATA sections and every
+//! doctype but a leading one go; text keeps its words but never a `<` (escaped as `&lt;` in
+//! markup and as `\3c ` in style sheets, where a `&` that could start a reference is `\26 `), so
+//! that no tag can start anywhere but where the rewriter saw one, and a sheet means the same,
 //! whatever a browser's tree builder makes of the edited page.
 
 use std::borrow::Cow;
