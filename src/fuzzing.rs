@@ -174,3 +174,326 @@ pub fn render(data: &[u8]) -> crate::Result<(usize, usize)> {
     }
     Ok((md.len(), html.len()))
 }
+
+/// The limits the view target reads pages under (those of the pipeline target).
+pub const VIEW_LIMITS: Limits = PIPELINE_LIMITS;
+
+/// Bytes → decode → DOM with spans → pipeline → `view`, twice (remote loads off and on; page
+/// styles on when the input's length is even, off when odd), each output checked by
+/// [`assert_inert`].
+///
+/// Returns the total length of the two views, or the typed error for the page; panics if a
+/// view is not inert or cannot be rendered.
+pub fn view(data: &[u8]) -> crate::Result<usize> {
+    let page = crate::Page::from_bytes_with(
+        data,
+        None,
+        None,
+        &VIEW_LIMITS,
+        &crate::config::Deadline::none(),
+        crate::Spans::Keep,
+    )?;
+    let a = crate::pipeline::analyze(page, Model::embedded(), &Options::default());
+    let mut total = 0;
+    for allow_remote in [false, true] {
+        let opts = crate::view::ViewOptions {
+            label: "fuzz".to_owned(),
+            allow_remote,
+            page_styles: data.len().is_multiple_of(2),
+            boxes_overlay: allow_remote,
+            ..crate::view::ViewOptions::default()
+        };
+        let html = crate::view::render(&a, &opts).expect("view renders every page");
+        assert_inert(&html, allow_remote);
+        total += html.len();
+    }
+    Ok(total)
+}
+
+/// Elements that must not be in a view (lowercase local names, any namespace): scripts,
+/// frames, embeddings, forms, the base URL, and SVG animations (which can set a link's target).
+const FORBIDDEN_ELEMENTS: &[&str] = &[
+    "animate",
+    "animatecolor",
+    "animatemotion",
+    "animatetransform",
+    "applet",
+    "base",
+    "discard",
+    "embed",
+    "fencedframe",
+    "form",
+    "frame",
+    "frameset",
+    "handler",
+    "iframe",
+    "listener",
+    "noscript",
+    "object",
+    "param",
+    "portal",
+    "script",
+    "set",
+];
+
+/// Attributes that must not be in a view: they submit, ping, embed a document, or load.
+const FORBIDDEN_ATTRIBUTES: &[&str] = &[
+    "action",
+    "archive",
+    "attributionsrc",
+    "codebase",
+    "data",
+    "dynsrc",
+    "formaction",
+    "lowsrc",
+    "manifest",
+    "ping",
+    "shadowrootmode",
+    "srcdoc",
+];
+
+/// Attributes read as CSS (a `style` attribute, SVG presentation attributes that take a URL).
+const CSS_ATTRIBUTES: &[&str] = &[
+    "clip-path",
+    "cursor",
+    "fill",
+    "filter",
+    "marker",
+    "marker-end",
+    "marker-mid",
+    "marker-start",
+    "mask",
+    "stroke",
+    "style",
+];
+
+/// Panics unless `html` is inert as a standard HTML parser with scripting on (html5ever, as a
+/// browser runs it) builds it: no script element and no event-handler attribute; no
+/// `javascript:`/`vbscript:`/`data:` URL in a link; no refresh, base, frame, object, embed,
+/// applet, form or SVG animation; no `<link>` but a style sheet (and that only with
+/// `allow_remote`); every load (`src`, `srcset`, `poster`, `background`, `href` of anything but a
+/// link, CSS `url()`, `@import`, image functions) absent or in the document (`#…`, CSS `data:`)
+/// unless `allow_remote`, and then `http(s)` only; our Content-Security-Policy `<meta>` in the
+/// head. Template contents are checked too.
+///
+/// # Complexity
+/// O(length) time (one parse, one walk with an explicit stack); CSS nested deeper than
+/// `MAX_CSS_DEPTH` + 28 blocks fails the check rather than recursing further.
+pub fn assert_inert(html: &str, allow_remote: bool) {
+    use html5ever::tendril::TendrilSink as _;
+    use markup5ever_rcdom::{NodeData, RcDom};
+
+    let opts = html5ever::ParseOpts {
+        tree_builder: html5ever::tree_builder::TreeBuilderOpts {
+            scripting_enabled: true,
+            ..Default::default()
+        },
+        ..Default::default()
+    };
+    let dom = html5ever::parse_document(RcDom::default(), opts).one(html);
+    let mut csp_in_head = false;
+    let mut stack = vec![(dom.document.clone(), String::new())];
+    while let Some((node, parent)) = stack.pop() {
+        let mut me = String::new();
+        if let NodeData::Element {
+            name,
+            attrs,
+            template_contents,
+            ..
+        } = &node.data
+        {
+            let el = (*name.local).to_ascii_lowercase();
+            let svg = name.ns == html5ever::ns!(svg);
+            assert!(
+                FORBIDDEN_ELEMENTS.binary_search(&el.as_str()).is_err(),
+                "<{el}> in the view"
+            );
+            let attrs = attrs.borrow();
+            let get = |n: &str| {
+                attrs
+                    .iter()
+                    .find(|a| (*a.name.local).eq_ignore_ascii_case(n))
+                    .map(|a| a.value.to_string())
+            };
+            if el == "meta" {
+                let equiv = get("http-equiv").map(|v| v.trim().to_ascii_lowercase());
+                let csp = equiv.as_deref() == Some("content-security-policy");
+                assert!(
+                    equiv.is_none() || csp,
+                    "<meta http-equiv={equiv:?}> in the view"
+                );
+                let viewport = get("name").is_some_and(|v| v.eq_ignore_ascii_case("viewport"));
+                assert!(
+                    csp || viewport || get("charset").is_some(),
+                    "a <meta> of the page in the view"
+                );
+                csp_in_head |= csp && parent == "head";
+            }
+            if el == "link" {
+                let rel = get("rel").unwrap_or_default();
+                let href = get("href").unwrap_or_default();
+                assert!(
+                    allow_remote && rel == "stylesheet" && is_http(&href),
+                    "<link rel={rel:?} href={href:?}> in the view"
+                );
+            }
+            if el == "style" {
+                // In SVG or MathML (where the browser's tree differs from the rewriter's) the
+                // text is decoded markup; either way it is checked as the CSS it is.
+                let css: String = node
+                    .children
+                    .borrow()
+                    .iter()
+                    .filter_map(|c| match &c.data {
+                        NodeData::Text { contents } => Some(contents.borrow().to_string()),
+                        _ => None,
+                    })
+                    .collect();
+                assert_css_inert(&css, allow_remote);
+            }
+            for a in attrs.iter() {
+                let an = (*a.name.local).to_ascii_lowercase();
+                let v: &str = &a.value;
+                assert!(!an.starts_with("on"), "{an}= on <{el}> in the view");
+                assert!(
+                    FORBIDDEN_ATTRIBUTES.binary_search(&an.as_str()).is_err(),
+                    "{an}= on <{el}> in the view"
+                );
+                if an == "http-equiv" {
+                    assert!(el == "meta");
+                }
+                match an.as_str() {
+                    "href" if el == "a" || el == "area" => {
+                        assert!(!crate::view::sanitize::scriptish_url(v), "href={v:?}");
+                    }
+                    "href" if el == "link" => {}
+                    "href" if svg && el == "image" => assert_load(v, allow_remote, "href"),
+                    "href" => assert!(
+                        crate::view::sanitize::clean_url(v).starts_with('#'),
+                        "href={v:?} on <{el}> in the view"
+                    ),
+                    "src" | "poster" | "background" => assert_load(v, allow_remote, &an),
+                    "srcset" => {
+                        assert!(allow_remote, "srcset={v:?} in the view");
+                        for candidate in v.split(", ") {
+                            let url = candidate.split(' ').next().unwrap_or("");
+                            assert_load(url, allow_remote, "srcset");
+                        }
+                    }
+                    _ if CSS_ATTRIBUTES.binary_search(&an.as_str()).is_ok() => {
+                        assert_css_inert(v, allow_remote)
+                    }
+                    _ => {}
+                }
+            }
+            if let Some(t) = template_contents.borrow().as_ref() {
+                stack.push((t.clone(), el.clone()));
+            }
+            me = el;
+        }
+        for c in node.children.borrow().iter() {
+            stack.push((c.clone(), me.clone()));
+        }
+    }
+    assert!(
+        csp_in_head,
+        "the Content-Security-Policy <meta> is not in the head"
+    );
+}
+
+/// Whether `u`, read as a browser reads a URL, is absolute `http(s)`.
+fn is_http(u: &str) -> bool {
+    matches!(
+        crate::view::sanitize::scheme(&crate::view::sanitize::clean_url(u)).as_deref(),
+        Some("http" | "https")
+    )
+}
+
+/// Panics unless the load `u` of attribute `what` may be in a view: never without
+/// `allow_remote`, `http(s)` only with it.
+fn assert_load(u: &str, allow_remote: bool, what: &str) {
+    assert!(allow_remote, "{what}={u:?} in the view");
+    assert!(is_http(u), "{what}={u:?} in the view");
+}
+
+/// Panics unless the CSS `css` loads nothing but what may load (see [`assert_inert`]).
+fn assert_css_inert(css: &str, allow_remote: bool) {
+    let mut input = cssparser::ParserInput::new(css);
+    let mut p = cssparser::Parser::new(&mut input);
+    let _ = css_walk(&mut p, allow_remote, 0, false);
+}
+
+/// The walk of [`assert_css_inert`] over one block.
+fn css_walk<'i>(
+    p: &mut cssparser::Parser<'i, '_>,
+    allow_remote: bool,
+    depth: usize,
+    strings_are_urls: bool,
+) -> Result<(), cssparser::ParseError<'i, ()>> {
+    use cssparser::Token;
+    assert!(
+        depth <= crate::view::css::MAX_CSS_DEPTH + 28,
+        "CSS nested {depth} deep in the view"
+    );
+    let url_ok = |u: &str| {
+        let u = crate::view::sanitize::clean_url(u);
+        assert!(
+            !crate::view::sanitize::scriptish_url(&u)
+                || u.to_ascii_lowercase().starts_with("data:"),
+            "CSS url({u:?}) in the view"
+        );
+        let local = u.starts_with('#') || u.to_ascii_lowercase().starts_with("data:");
+        assert!(
+            local || (allow_remote && is_http(&u)),
+            "CSS url({u:?}) in the view"
+        );
+    };
+    let mut import = false;
+    while let Ok(t) = p.next_including_whitespace_and_comments() {
+        match t.clone() {
+            Token::UnquotedUrl(u) => url_ok(&u),
+            Token::BadUrl(u) => panic!("CSS bad url {u:?} in the view"),
+            Token::QuotedString(s) if strings_are_urls || import => url_ok(&s),
+            Token::AtKeyword(k) if k.eq_ignore_ascii_case("import") => {
+                assert!(allow_remote, "CSS @import in the view");
+                import = true;
+            }
+            Token::Semicolon | Token::CurlyBracketBlock => import = false,
+            Token::Function(f) => {
+                let f = f.to_ascii_lowercase();
+                // The functions whose strings are URLs, as browsers name them.
+                let urls = matches!(
+                    f.as_str(),
+                    "url"
+                        | "src"
+                        | "image-set"
+                        | "-webkit-image-set"
+                        | "image"
+                        | "cross-fade"
+                        | "-webkit-cross-fade"
+                        | "element"
+                        | "-moz-element"
+                        | "-moz-image-rect"
+                        | "paint"
+                );
+                if urls && f != "url" && f != "src" {
+                    assert!(allow_remote, "CSS {f}() in the view");
+                }
+                let depth = depth + 1;
+                p.parse_nested_block(|n| {
+                    css_walk(n, allow_remote, depth, urls || strings_are_urls)
+                })?;
+                continue;
+            }
+            _ => {}
+        }
+        if matches!(
+            t,
+            Token::ParenthesisBlock | Token::SquareBracketBlock | Token::CurlyBracketBlock
+        ) {
+            let depth = depth + 1;
+            p.parse_nested_block(|n| css_walk(n, allow_remote, depth, strings_are_urls))?;
+        }
+    }
+    Ok(())
+}

@@ -69,3 +69,10 @@ fn render_corpus_and_crashes() {
         let _ = pagelevel::fuzzing::render(d);
     });
 }
+
+#[test]
+fn view_corpus_and_crashes() {
+    replay("view", |d| {
+        let _ = pagelevel::fuzzing::view(d);
+    });
+}

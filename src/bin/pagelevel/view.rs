@@ -14,7 +14,7 @@ use crate::pipeline_args::PipelineArgs;
 pub struct Args {
     /// The HTML page (.html or .html.gz).
     page: PathBuf,
-    /// Where to write the view (an HTML file; no JavaScript in it).
+    /// Where to write the view (an inert HTML file: no script, no navigation, no loads).
     #[arg(short = 'o', long = "output")]
     output: PathBuf,
     /// The page's URL (for the intra-site link feature).
@@ -23,10 +23,11 @@ pub struct Args {
     /// Also draw each segment's estimated box (what the classifier saw) as a dashed layer.
     #[arg(long)]
     boxes_overlay: bool,
-    /// Drop the page's own stylesheets and style attributes.
+    /// Drop the page's own style sheets and style attributes.
     #[arg(long)]
     no_page_styles: bool,
-    /// Let the page load remote stylesheets, images and fonts (scripts stay blocked).
+    /// Let the page load http(s) images, style sheets and fonts (never scripts, frames or
+    /// navigation).
     #[arg(long)]
     allow_remote: bool,
     #[command(flatten)]
@@ -62,7 +63,7 @@ pub fn run(args: Args) -> anyhow::Result<usize> {
         page_styles: !args.no_page_styles,
         allow_remote: args.allow_remote,
     };
-    let html = render(&analysis, &view);
+    let html = render(&analysis, &view).with_context(|| args.page.display().to_string())?;
     std::fs::write(&args.output, html)
         .with_context(|| format!("{}: cannot write", args.output.display()))?;
     let segs = &analysis.segmentation.segments;
