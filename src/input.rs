@@ -33,7 +33,7 @@ pub fn read_page(path: &Path, limits: &Limits) -> Result<Vec<u8>> {
 /// The size a gzip file's trailer declares when it shows the page is over the limit, so that
 /// the page is refused before anything is inflated; `None` when the file is not gzip (by name or
 /// magic bytes), cannot be read at an offset, or its trailer says nothing
-/// ([`trailer_over_limit`]). The file's cursor does not move.
+/// (a claim deflate could not make). The file's cursor does not move.
 pub fn gzip_declared_over_limit(
     file: &File,
     file_len: u64,
