@@ -8,6 +8,27 @@ use crate::classify::Model;
 use crate::pipeline::{run_bytes, Options};
 use crate::Limits;
 
+/// A xorshift64 stream: the same pseudo-random numbers on every run and platform, for tests
+/// that need many arbitrary bytes (random pages, junk between WARC records). O(1) a number.
+#[derive(Debug, Clone)]
+pub struct Xorshift(pub u64);
+
+impl Xorshift {
+    /// The next number of the stream (the state must not be 0, which is a fixed point).
+    pub fn next_u64(&mut self) -> u64 {
+        let x = &mut self.0;
+        *x ^= *x << 13;
+        *x ^= *x >> 7;
+        *x ^= *x << 17;
+        *x
+    }
+
+    /// `n` bytes of the stream (bits 24..32 of each number).
+    pub fn bytes(&mut self, n: usize) -> Vec<u8> {
+        (0..n).map(|_| (self.next_u64() >> 24) as u8).collect()
+    }
+}
+
 /// The limits the pipeline target runs under: small, so that one input stays fast and a
 /// huge expansion (a tiny input that decodes or parses into a large tree) is a typed error.
 /// No time limit: a fuzz target must be deterministic (libFuzzer's `-timeout` catches hangs).

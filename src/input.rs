@@ -99,14 +99,11 @@ pub fn read_stream<R: Read>(reader: R, what: &str, limits: &Limits) -> Result<Ve
 /// they start with the gzip magic bytes; `what` names the input in errors.
 pub fn read_bytes(bytes: &[u8], what: &str, limits: &Limits) -> Result<Vec<u8>> {
     if bytes.starts_with(&GZIP_MAGIC) {
-        let isize = bytes.len().checked_sub(4).map(|k| {
-            u64::from(u32::from_le_bytes([
-                bytes[k],
-                bytes[k + 1],
-                bytes[k + 2],
-                bytes[k + 3],
-            ]))
-        });
+        let isize = bytes
+            .len()
+            .checked_sub(4)
+            .filter(|_| bytes.len() >= GZIP_MIN_LEN)
+            .map(|k| isize_field(&bytes[k..]));
         if let Some(size) = isize.filter(|&n| trailer_over_limit(n, bytes.len() as u64, limits)) {
             return Err(too_large(what.to_string(), size, limits));
         }
@@ -131,7 +128,7 @@ fn gzip_trailer_size(file: &File, file_len: u64, named_gz: bool) -> Option<u64> 
     #[cfg(unix)]
     {
         use std::os::unix::fs::FileExt;
-        if file_len < 18 || !file.metadata().ok()?.is_file() {
+        if file_len < GZIP_MIN_LEN as u64 || !file.metadata().ok()?.is_file() {
             return None;
         }
         let mut magic = [0u8; 2];
@@ -141,13 +138,21 @@ fn gzip_trailer_size(file: &File, file_len: u64, named_gz: bool) -> Option<u64> 
         }
         let mut tail = [0u8; 4];
         file.read_exact_at(&mut tail, file_len - 4).ok()?;
-        Some(u64::from(u32::from_le_bytes(tail)))
+        Some(isize_field(&tail))
     }
     #[cfg(not(unix))]
     {
         let _ = (file, file_len, named_gz);
         None
     }
+}
+
+/// The shortest gzip member: a 10-byte header and an 8-byte trailer.
+const GZIP_MIN_LEN: usize = 18;
+
+/// The ISIZE field (little-endian u32) at the start of `tail`, a gzip member's last 4 bytes.
+fn isize_field(tail: &[u8]) -> u64 {
+    u64::from(u32::from_le_bytes([tail[0], tail[1], tail[2], tail[3]]))
 }
 
 /// Whether a gzip trailer's ISIZE `declared` for a file of `compressed` bytes shows the page is

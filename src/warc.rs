@@ -1929,16 +1929,8 @@ mod tests {
 
     #[test]
     fn junk_between_records_is_reported_and_skipped() {
-        // 5,000 random bytes (xorshift) between two records, none of them a version line.
-        let mut x = 0x2545_f491_4f6c_dd1du64;
-        let junk: Vec<u8> = (0..5000)
-            .map(|_| {
-                x ^= x << 13;
-                x ^= x >> 7;
-                x ^= x << 17;
-                (x >> 24) as u8
-            })
-            .collect();
+        // 5,000 random bytes between two records, none of them a version line.
+        let junk = crate::fuzzing::Xorshift(0x2545_f491_4f6c_dd1d).bytes(5000);
         let a = page("a");
         let file = [
             &a[..],

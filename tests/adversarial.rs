@@ -297,16 +297,7 @@ fn pages_without_a_body() {
 
 #[test]
 fn binary_garbage() {
-    // xorshift64: fixed bytes on every run.
-    let mut x: u64 = 0x9E37_79B9_7F4A_7C15;
-    let garbage: Vec<u8> = (0..10_000_000)
-        .map(|_| {
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
-            (x >> 24) as u8
-        })
-        .collect();
+    let garbage = pagelevel::fuzzing::Xorshift(0x9E37_79B9_7F4A_7C15).bytes(10_000_000);
     let (r, _) = run("10 MB of random bytes", &garbage, &UNTIMED);
     // WHATWG MIME sniffing: binary data bytes in the first 1445 bytes are not HTML.
     assert!(

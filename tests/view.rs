@@ -649,15 +649,7 @@ fn hostile_pages_keep_their_words_and_look() {
 #[test]
 fn random_bytes_do_not_panic() {
     // The reproduction: random bytes hit a byte slice inside a character.
-    let mut x: u64 = 0x9e37_79b9_7f4a_7c15;
-    let bytes: Vec<u8> = (0..2_000_000)
-        .map(|_| {
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
-            (x >> 24) as u8
-        })
-        .collect();
+    let bytes = pagelevel::fuzzing::Xorshift(0x9e37_79b9_7f4a_7c15).bytes(2_000_000);
     let limits = Limits {
         max_nodes: usize::MAX,
         ..Limits::default()

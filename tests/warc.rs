@@ -926,15 +926,7 @@ fn plain_warc_loses_nothing_after_a_cut_record_junk_or_a_4_gib_claim() {
     let cut = good("b", "bravo");
     let cut = &cut[..60];
     // 5,000 bytes of noise (no version line in them).
-    let mut x = 88172645463325252u64;
-    let junk: Vec<u8> = (0..5000)
-        .map(|_| {
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
-            (x >> 32) as u8
-        })
-        .collect();
+    let junk = pagelevel::fuzzing::Xorshift(88172645463325252).bytes(5000);
     let huge = record_with_length(
         "response",
         "00000000-0000-0000-0000-0000000000a4",

@@ -157,10 +157,10 @@ fn interruptible<T: Send>(
     limits: &Limits,
     work: impl FnOnce(&Deadline) -> Result<T, String> + Send,
 ) -> PyResult<T> {
-    let on_main_thread = py
-        .import("threading")?
+    let threading = py.import("threading")?;
+    let on_main_thread = threading
         .call_method0("main_thread")?
-        .is(&py.import("threading")?.call_method0("current_thread")?);
+        .is(&threading.call_method0("current_thread")?);
     if !on_main_thread {
         let deadline = limits.deadline();
         return py
