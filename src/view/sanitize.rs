@@ -659,6 +659,11 @@ fn clean_srcset(v: &str, allow_remote: bool) -> Option<String> {
             descriptors = rest[..cut].trim_matches(is_html_space);
             rest = &rest[cut..];
         }
+        // A browser drops a candidate whose descriptors do not parse; so does the view, which
+        // keeps commas and parentheses of odd descriptors out of its output.
+        if !descriptors.split(is_html_space).all(is_srcset_descriptor) {
+            continue;
+        }
         if let Some(u) = load_url(url, allow_remote) {
             if !out.is_empty() {
                 out.push_str(", ");
@@ -671,6 +676,15 @@ fn clean_srcset(v: &str, allow_remote: bool) -> Option<String> {
         }
     }
     (!out.is_empty()).then_some(out)
+}
+
+/// Whether `d` is a srcset descriptor a browser accepts: a number and `w`, `x` or `h` (`1.5x`,
+/// `640w`); the empty token of no descriptor too.
+fn is_srcset_descriptor(d: &str) -> bool {
+    let Some(number) = d.strip_suffix(['w', 'x', 'h']) else {
+        return d.is_empty();
+    };
+    number.parse::<f64>().is_ok_and(|n| n.is_finite() && n >= 0.0)
 }
 
 /// An attribute value with its character references decoded as the HTML tokenizer decodes
@@ -1420,6 +1434,12 @@ mod tests {
             Some("http://x/a.png 1x, http://x/c,d.png 3x".into())
         );
         assert_eq!(clean_srcset("http://x/a.png 1x", false), None);
+        // A parenthesis opens a descriptor to the end: no candidate, not a hidden second URL.
+        assert_eq!(clean_srcset("http://x/a.png (1x, //evil/b.png", true), None);
+        assert_eq!(
+            clean_srcset("http://x/a.png 1x 2q, //x/b.png 640w", true),
+            Some("https://x/b.png 640w".into())
+        );
         assert!(scriptish_url("j a v a s c r i p t :"));
     }
 }
