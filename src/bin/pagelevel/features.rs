@@ -55,29 +55,46 @@ pub fn run(args: Args) -> anyhow::Result<usize> {
                 features::Rows::All,
             );
             deadline.check("features")?;
-            let mut out = Vec::with_capacity(dom.len() * 600);
+            let mut out = Vec::new();
             let name = path.display().to_string();
-            // Deep paths are abbreviated, so the output stays linear in the page.
-            let paths = dom.short_paths(|i| dom.node(i).kind == Kind::Element);
-            for (k, (i, path)) in paths.into_iter().enumerate() {
-                deadline.check_every(k, "output")?;
-                let r = pf.layout.rects[i];
-                let row = pf.matrix.row(i);
-                let feats: serde_json::Map<String, serde_json::Value> = NAMES
-                    .iter()
-                    .zip(row)
-                    .map(|(k, v)| (k.to_string(), json_f32(*v)))
-                    .collect();
-                let obj = serde_json::json!({
-                    "page": name,
-                    "path": path,
-                    "tag": dom.tag_name(i),
-                    "box": {"x": r.x, "y": r.y, "w": r.w, "h": r.h},
-                    "features": feats,
-                    "content_share": json_f32(row[f::BLOCK_CONTENT_SHARE]),
-                });
-                serde_json::to_writer(&mut out, &obj)?;
-                out.push(b'\n');
+            // Deep paths are abbreviated, so the output stays linear in the page; each path is
+            // written from one reused buffer, not kept per node.
+            let mut k = 0;
+            let mut failed: Option<anyhow::Error> = None;
+            dom.for_each_short_path(
+                |i| dom.node(i).kind == Kind::Element,
+                |i, path| {
+                    if failed.is_some() {
+                        return;
+                    }
+                    if let Err(e) = deadline.check_every(k, "output") {
+                        failed = Some(e.into());
+                        return;
+                    }
+                    k += 1;
+                    let r = pf.layout.rects[i];
+                    let row = pf.matrix.row(i);
+                    let feats: serde_json::Map<String, serde_json::Value> = NAMES
+                        .iter()
+                        .zip(row)
+                        .map(|(k, v)| (k.to_string(), json_f32(*v)))
+                        .collect();
+                    let obj = serde_json::json!({
+                        "page": name,
+                        "path": path,
+                        "tag": dom.tag_name(i),
+                        "box": {"x": r.x, "y": r.y, "w": r.w, "h": r.h},
+                        "features": feats,
+                        "content_share": json_f32(row[f::BLOCK_CONTENT_SHARE]),
+                    });
+                    match serde_json::to_writer(&mut out, &obj) {
+                        Ok(()) => out.push(b'\n'),
+                        Err(e) => failed = Some(e.into()),
+                    }
+                },
+            );
+            if let Some(e) = failed {
+                return Err(e);
             }
             Ok(out)
         },
