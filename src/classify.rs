@@ -15,6 +15,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::boost::{self, Forest};
 use crate::features::{f, FeatureMatrix, NAMES};
+use crate::math::sigmoid;
 use crate::stack::{self, Stage2};
 use crate::{Error, Result};
 
@@ -287,12 +288,6 @@ pub fn transform(k: usize, v: f32) -> f64 {
     } else {
         v
     }
-}
-
-/// The logistic function.
-#[inline]
-pub fn sigmoid(z: f64) -> f64 {
-    1.0 / (1.0 + (-z).exp())
 }
 
 /// Fits one bucket's regression on transformed rows `x` (each `COUNT` long) with labels `y`

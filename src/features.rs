@@ -8,7 +8,7 @@
 
 use crate::blocks::{self, BlockClassifier, Blocks};
 use crate::dom::{visibility, Dom, Kind, Tag, NONE};
-use crate::geometry::{self, Layout, LayoutOptions};
+use crate::geometry::{self, Layout, LayoutOptions, Rect};
 use crate::text::is_word_char;
 use crate::url;
 use rustc_hash::FxHashMap;
@@ -341,12 +341,12 @@ pub fn compute_with_layout(
     let (pw, ph) = (page.w.max(1.0), page.h.max(1.0));
     let page_area = pw * ph;
     // Only elements are scored or written out: other nodes get no row (they read as zeros).
-    let root = crate::segment::scoring_root(dom);
+    let root = scoring_root(dom);
     let has_row = |i: usize| match rows {
         Rows::All => dom.node(i).kind == Kind::Element,
         Rows::Scorable(min_area) => {
             i == root && dom.node(i).kind == Kind::Element
-                || crate::segment::is_scorable(dom, &visible, &layout.rects, min_area, i)
+                || is_scorable(dom, &visible, &layout.rects, min_area, i)
         }
     };
     // Rows are numbered first, so the matrix is allocated (and zeroed) once, at its size.
@@ -1225,6 +1225,19 @@ fn prefixes_by_letter() -> &'static [Vec<(&'static str, u8)>] {
         }
         t
     })
+}
+
+/// Whether node `i` is big enough to be scored: a visible element of at least `min_area`
+/// px² (the scored tree keeps those whose parent is scored too, see [`crate::segment::scored_mask`]). O(1).
+pub fn is_scorable(dom: &Dom, visible: &[bool], rects: &[Rect], min_area: f32, i: usize) -> bool {
+    dom.node(i).kind == Kind::Element && visible[i] && rects[i].area() >= min_area
+}
+
+/// The root of the scored tree: the body, else the first element, else the document. O(n).
+pub fn scoring_root(dom: &Dom) -> usize {
+    dom.body()
+        .or_else(|| (0..dom.len()).find(|&i| dom.node(i).kind == Kind::Element))
+        .unwrap_or(0)
 }
 
 #[cfg(test)]

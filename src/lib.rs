@@ -23,6 +23,7 @@ pub mod geometry;
 pub mod input;
 pub mod label;
 pub mod manifest;
+pub mod math;
 pub mod metrics;
 pub mod page;
 pub mod render;

@@ -26,23 +26,22 @@ use smoothing::NO_PARENT;
 use crate::classify::Model;
 use crate::dom::{Dom, Kind, NONE};
 use crate::features::PageFeatures;
-use crate::geometry::Rect;
+use crate::features::{is_scorable, scoring_root};
 use crate::stack::Tree;
 use crate::structured::{
     decode_blocks, keep_code, title_anchor, tree_filter, DEFAULT_SWITCH_PENALTY,
     DEFAULT_TREE_KEEP_WORDS, DEFAULT_TREE_SHARE,
 };
-use crate::threshold::PageSummary;
+use crate::threshold::{PageSummary, DEFAULT_THRESHOLD};
 
 /// Default penalty constant c.
 pub const DEFAULT_C: f64 = 0.01;
-/// Default template threshold on y.
-pub const DEFAULT_THRESHOLD: f32 = 0.5;
 /// Default minimum area (px²) for a node to be scored.
 pub const DEFAULT_MIN_AREA: f32 = 2000.0;
 
 /// Which of the paper's variants to run.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, clap::ValueEnum)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "cli", derive(clap::ValueEnum))]
 #[serde(rename_all = "kebab-case")]
 pub enum Variant {
     /// Classifier only: y = x.
@@ -84,7 +83,8 @@ impl Variant {
 }
 
 /// The segment-start penalty's form (the paper's section 4 options).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, clap::ValueEnum)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "cli", derive(clap::ValueEnum))]
 #[serde(rename_all = "kebab-case")]
 pub enum Penalty {
     /// γᵢ = c·A/Aᵢ: small boxes pay more to start a segment of their own.
@@ -96,7 +96,8 @@ pub enum Penalty {
 }
 
 /// What a node weighs in the smoothing cost Σ wᵢ·|xᵢ − yᵢ|.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, clap::ValueEnum)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "cli", derive(clap::ValueEnum))]
 #[serde(rename_all = "kebab-case")]
 pub enum Weight {
     /// The paper: a node with k hidden element descendants weighs k + 1.
@@ -218,19 +219,6 @@ pub fn scored_mask(dom: &Dom, pf: &PageFeatures, min_area: f32) -> (usize, Vec<b
             && scored[dom.node(i).parent as usize];
     }
     (root, scored)
-}
-
-/// Whether node `i` is big enough to be scored: a visible element of at least `min_area`
-/// px² (the scored tree keeps those whose parent is scored too, see [`scored_mask`]). O(1).
-pub fn is_scorable(dom: &Dom, visible: &[bool], rects: &[Rect], min_area: f32, i: usize) -> bool {
-    dom.node(i).kind == Kind::Element && visible[i] && rects[i].area() >= min_area
-}
-
-/// The root of the scored tree: the body, else the first element, else the document. O(n).
-pub fn scoring_root(dom: &Dom) -> usize {
-    dom.body()
-        .or_else(|| (0..dom.len()).find(|&i| dom.node(i).kind == Kind::Element))
-        .unwrap_or(0)
 }
 
 /// Scores and smooths one page.

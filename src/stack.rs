@@ -359,7 +359,7 @@ impl Stage2 {
             boost::write_columns(tail, &stacked);
             self.forest.margins_columns(&vals, &mut margins, hi - lo);
             for (k, c) in (lo..hi).enumerate() {
-                put(c, crate::classify::sigmoid(margins[k] as f64) as f32);
+                put(c, crate::math::sigmoid(margins[k] as f64) as f32);
             }
             lo = hi;
         }

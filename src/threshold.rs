@@ -22,6 +22,9 @@ use crate::{Error, Result};
 /// The version of the threshold part of a model file, checked on load.
 pub const THRESHOLD_VERSION: u32 = 1;
 
+/// Default template threshold on y (when no threshold is learned).
+pub const DEFAULT_THRESHOLD: f32 = 0.5;
+
 /// The default grid of thresholds a leaf chooses from.
 pub const DEFAULT_GRID: [f32; 9] = [0.3, 0.35, 0.4, 0.45, 0.5, 0.55, 0.6, 0.65, 0.7];
 
@@ -256,7 +259,7 @@ impl ThresholdModel {
                 Node::Leaf { threshold } => return threshold,
             }
         }
-        crate::segment::DEFAULT_THRESHOLD
+        DEFAULT_THRESHOLD
     }
 }
 
@@ -297,8 +300,8 @@ impl Default for FitParams {
 fn tie_order(grid: &[f32]) -> Vec<usize> {
     let mut order: Vec<usize> = (0..grid.len()).collect();
     order.sort_by(|&a, &b| {
-        let da = (grid[a] - crate::segment::DEFAULT_THRESHOLD).abs();
-        let db = (grid[b] - crate::segment::DEFAULT_THRESHOLD).abs();
+        let da = (grid[a] - DEFAULT_THRESHOLD).abs();
+        let db = (grid[b] - DEFAULT_THRESHOLD).abs();
         da.total_cmp(&db).then(a.cmp(&b))
     });
     order

@@ -41,7 +41,8 @@ use crate::{Error, Page, Result};
 pub const MAX_SAMPLES_PER_PAGE: usize = 250;
 
 /// Which nodes of a page become samples when it has more than [`Sampling::max`] scored nodes.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[cfg_attr(feature = "cli", derive(clap::ValueEnum))]
 pub enum SampleOrder {
     /// Every k-th node in document order.
     Document,
@@ -71,7 +72,8 @@ impl Default for Sampling {
 }
 
 /// What the boosted trees are fitted to (the regressions always take the 0/1 labels).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[cfg_attr(feature = "cli", derive(clap::ValueEnum))]
 pub enum Targets {
     /// 0/1 labels: template when more than half of the node's words are template.
     Hard,
@@ -81,7 +83,8 @@ pub enum Targets {
 }
 
 /// How a sample's words scale its weight in the boosted fit (on top of the class balance).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[cfg_attr(feature = "cli", derive(clap::ValueEnum))]
 pub enum WordWeight {
     /// Every sample weighs the same.
     Equal,
@@ -92,7 +95,8 @@ pub enum WordWeight {
 }
 
 /// Whether the boosted fit's weights are normalised per page.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[cfg_attr(feature = "cli", derive(clap::ValueEnum))]
 pub enum PageNorm {
     /// No: a page weighs the sum of its samples' weights.
     None,
@@ -108,7 +112,8 @@ pub const ALPHA: f64 = 1.0;
 pub const FOLDS: u64 = 5;
 
 /// Which labels the classifier learns from.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[cfg_attr(feature = "cli", derive(clap::ValueEnum))]
 pub enum LabelSource {
     /// SiteLevel labels only (the paper).
     Sitelevel,
@@ -119,7 +124,8 @@ pub enum LabelSource {
 }
 
 /// Which classifier is fitted.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[cfg_attr(feature = "cli", derive(clap::ValueEnum))]
 pub enum Classifier {
     /// The paper's logistic regression per area bucket (the Basic baseline).
     Lr,
@@ -128,7 +134,8 @@ pub enum Classifier {
 }
 
 /// Which features the classifier uses.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[cfg_attr(feature = "cli", derive(clap::ValueEnum))]
 pub enum FeatureSet {
     /// The paper's and boilerpipe's features (the first [`PAPER_COUNT`] columns).
     Paper,
@@ -498,7 +505,7 @@ pub fn labelled_nodes(
     let end = dom.node(body).end as usize;
     (body..end)
         .filter(|&i| {
-            crate::segment::is_scorable(dom, &pf.visible, &pf.layout.rects, DEFAULT_MIN_AREA, i)
+            crate::features::is_scorable(dom, &pf.visible, &pf.layout.rects, DEFAULT_MIN_AREA, i)
         })
         .collect()
 }

@@ -3,8 +3,9 @@
 mod common;
 
 use pagelevel::dom::Kind;
+use pagelevel::features::scoring_root;
 use pagelevel::features::{self, f, FeatureOptions, Rows, COUNT, NAMES};
-use pagelevel::segment::{scored_mask, scoring_root, DEFAULT_MIN_AREA};
+use pagelevel::segment::{scored_mask, DEFAULT_MIN_AREA};
 use pagelevel::{Limits, Page, Spans};
 
 fn page(html: &str, url: Option<&str>) -> (Page, features::PageFeatures) {

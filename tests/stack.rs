@@ -1,8 +1,9 @@
 //! Stacking: the stacked features on a tree and a page worked out by hand, a stacked model's
 //! file part and its scores.
 
-use pagelevel::classify::{sigmoid, Model, VERSION, VERSION_WITHOUT_THRESHOLD};
+use pagelevel::classify::{Model, VERSION, VERSION_WITHOUT_THRESHOLD};
 use pagelevel::features::{self, FeatureOptions};
+use pagelevel::math::sigmoid;
 use pagelevel::segment::{scored_mask, DEFAULT_MIN_AREA};
 use pagelevel::stack::{features as stacked, s, Stage2, Tree, STACK_COUNT, STACK_NAMES};
 use pagelevel::{Limits, Page};

@@ -38,7 +38,8 @@ use rustc_hash::FxHashMap;
 
 use crate::dom::{Kind, Span, Tag};
 use crate::pipeline::Analysis;
-use crate::segment::{Variant, DEFAULT_THRESHOLD};
+use crate::segment::Variant;
+use crate::threshold::DEFAULT_THRESHOLD;
 
 pub mod css;
 pub mod sanitize;

@@ -684,7 +684,9 @@ fn is_srcset_descriptor(d: &str) -> bool {
     let Some(number) = d.strip_suffix(['w', 'x', 'h']) else {
         return d.is_empty();
     };
-    number.parse::<f64>().is_ok_and(|n| n.is_finite() && n >= 0.0)
+    number
+        .parse::<f64>()
+        .is_ok_and(|n| n.is_finite() && n >= 0.0)
 }
 
 /// An attribute value with its character references decoded as the HTML tokenizer decodes

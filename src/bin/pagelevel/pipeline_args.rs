@@ -7,10 +7,9 @@ use pagelevel::warc;
 use pagelevel::classify::Model;
 use pagelevel::config::{DEFAULT_MAX_INPUT_BYTES, DEFAULT_MAX_NODES, DEFAULT_TIMEOUT_MS};
 use pagelevel::pipeline::Options;
-use pagelevel::segment::{
-    Penalty, SegmentOptions, Variant, Weight, DEFAULT_C, DEFAULT_MIN_AREA, DEFAULT_THRESHOLD,
-};
+use pagelevel::segment::{Penalty, SegmentOptions, Variant, Weight, DEFAULT_C, DEFAULT_MIN_AREA};
 use pagelevel::structured::{DEFAULT_SWITCH_PENALTY, DEFAULT_TREE_KEEP_WORDS, DEFAULT_TREE_SHARE};
+use pagelevel::threshold::DEFAULT_THRESHOLD;
 use pagelevel::Limits;
 
 /// The pages a pipeline command reads.
