@@ -6,6 +6,7 @@ Markdown table: input | command | result | time | peak RSS. The result is the ex
 what the command reported (the error, or the size of the output).
 
     python3 bench/hostile.py [--bin target/release/pagelevel] [--dir /tmp/hostile] [--no-batch]
+                             [--python VENV/bin/python]
 
 Needs /usr/bin/time (GNU), and for two WARC rows the `brotli` and `zstd` programs (the rows
 are skipped without them). `--no-batch` skips the -j 2 batch of 64 pages of 20 MB (1.3 GB of
@@ -76,7 +77,7 @@ def gzip_stream(path, total, chunk=b"a" * (1 << 20)):
     return path
 
 
-def make_inputs(d, batch):
+def make_inputs(d, batch, python):
     """Writes every input; returns the cases as (input, command, shell?)."""
     j = lambda *p: os.path.join(d, *p)  # noqa: E731
     ex = os.path.join(ROOT, "data", "examples", "news-article.html")
@@ -128,6 +129,10 @@ def make_inputs(d, batch):
         write(j("site-deep", "d.example", f"p{i}.html"), article(f"P{i}", f"d{i}").encode())
     shutil.copy(j("deep-1m.html"), j("site-deep", "d.example", "p5.html"))
     cases.append(("the same, with 5 pages of its site", "sitelevel --site-dir site-deep"))
+    if python:
+        call = "import pagelevel; pagelevel.extract(open('deep-1m.html', 'rb').read())"
+        cases.append(("the same", f"sh:{python} -c {sh_quote(call)}"))
+        cases.append(("the same, Ctrl-C after 1 s", f"sh:timeout -s INT 1 {python} -c {sh_quote(call)}"))
     span = ("<span>" * 1_000_000 + "deep").encode()
     write(j("deep-1m-span.html"), span)
     cases.append(("1,000,000-deep `<span>` (6 MB)", "features deep-1m-span.html"))
@@ -310,19 +315,26 @@ def main():
     ap.add_argument("--bin", default=os.path.join(ROOT, "target", "release", "pagelevel"))
     ap.add_argument("--dir", default="/tmp/pagelevel-hostile")
     ap.add_argument("--no-batch", action="store_true")
+    ap.add_argument("--python", help="a Python with pagelevel installed, for the Python rows")
     args = ap.parse_args()
     bin_ = os.path.abspath(args.bin)
     shutil.rmtree(args.dir, ignore_errors=True)
     os.makedirs(args.dir)
-    cases = make_inputs(args.dir, not args.no_batch)
+    cases = make_inputs(args.dir, not args.no_batch, args.python)
     print("| input | command | result | time | peak RSS |")
     print("|---|---|---|---:|---:|")
     for what, cmd in cases:
         rc, out, err, secs, kib = run(bin_, args.dir, cmd)
-        shown = (f"view each page -o views/…" if cmd.startswith("sh:") else cmd).replace(ROOT + "/", "")
+        if cmd.startswith("sh:$PL view"):
+            shown = "`pagelevel view` each page `-o views/…`"
+        elif cmd.startswith("sh:"):
+            shown = "`" + cmd[3:].replace(args.python or "", "python") + "`"
+        else:
+            shown = f"`pagelevel {cmd}`"
+        shown = shown.replace(ROOT + "/", "")
         shown = shown.replace("|", "\\|")
         print(
-            f"| {what} | `pagelevel {shown}` | {summarise(rc, out, err)} | {secs:.2f} s | {kib / 1024:.0f} MiB |",
+            f"| {what} | {shown} | {summarise(rc, out, err)} | {secs:.2f} s | {kib / 1024:.0f} MiB |",
             flush=True,
         )
     shutil.rmtree(args.dir, ignore_errors=True)
