@@ -885,7 +885,7 @@ pub const INLINE_CHROME_BITS: u32 =
 const NAME_GROUPS: usize = CLS_GROUPS + 2;
 
 /// The group bit of photo galleries and slide shows named `gallery` (decoding only: their
-/// captions are not the article's text, see [`crate::comments`]).
+/// captions are not the article's text, see [`crate::rules`]).
 pub const GALLERY_GROUP_BIT: u32 = 1 << CLS_GROUPS;
 
 /// The group bit of related-link lists named `related`, `recommend`, `trending`, `popular`,
@@ -895,14 +895,14 @@ pub const GALLERY_GROUP_BIT: u32 = 1 << CLS_GROUPS;
 pub const RELATED_GROUP_BIT: u32 = 1 << (CLS_GROUPS + 1);
 
 /// The bit of HTML's complementary landmark, an `<aside>` or `role=complementary` element, by
-/// its tag or role alone (decoding only, see [`crate::comments`]; `cls_sidebar` also counts
+/// its tag or role alone (decoding only, see [`crate::rules`]; `cls_sidebar` also counts
 /// names such as `sidebar` and `widget`, which hold content on too many pages).
 pub const ASIDE_LANDMARK_BIT: u32 = 1 << (CLS_GROUPS + 2);
 
 /// The bit of the page's own banner and content-info landmarks: a `<header>` or `<footer>`
 /// outside every `<article>`, `<main>` and `<section>` (inside one it is that section's, as in
 /// HTML's landmark mapping), or a `role=banner` or `role=contentinfo` element (decoding only, see
-/// [`crate::comments`]).
+/// [`crate::rules`]).
 pub const PAGE_LANDMARK_BIT: u32 = 1 << (CLS_GROUPS + 3);
 
 /// The bit of HTML's navigation landmark by tag or role alone: `<nav>`, `role=navigation`,

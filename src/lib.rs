@@ -7,8 +7,6 @@
 pub mod align;
 pub mod blocks;
 pub mod boost;
-pub mod bypass;
-pub mod comments;
 pub mod config;
 pub mod decode;
 pub mod dedup;
@@ -27,7 +25,7 @@ pub mod math;
 pub mod metrics;
 pub mod page;
 pub mod render;
-pub mod repeats;
+pub mod rules;
 pub mod site;
 pub mod sniff;
 pub mod stack;

@@ -1,16 +1,11 @@
 //! The whole PageLevel pipeline for one page: features → classifier → smoothing → text.
 
-use crate::bypass::{drop_bypassed, main_start, recover_main};
 use crate::classify::Model;
-use crate::comments::{
-    drop_regions, keep_replies, only_chrome, Regions, ASIDE_LANDMARK_BIT, COMMENT_GROUP_BIT,
-    GALLERY_GROUP_BIT, INLINE_CHROME_BITS, PAGE_LANDMARK_BIT, RELATED_GROUP_BIT,
-};
 use crate::config::Deadline;
 use crate::extract::render_text;
-use crate::features::{self, FeatureOptions, PageFeatures, CHROME_LANDMARK_BITS};
+use crate::features::{self, FeatureOptions, PageFeatures};
 use crate::render::{render, Format};
-use crate::repeats::drop_repeats;
+use crate::rules::{RuleOptions, RuleSet};
 use crate::segment::{segment, SegmentOptions, Segmentation};
 use crate::{Limits, Page, Result};
 
@@ -21,10 +16,10 @@ pub struct Options {
     pub features: FeatureOptions,
     /// Scoring and smoothing settings.
     pub segment: SegmentOptions,
-    /// Keep the second copy of a repeated passage in the main text (see [`crate::repeats`]).
-    pub keep_repeats: bool,
-    /// Keep comment threads under an article in the main text (see [`crate::comments`]).
-    pub keep_comments: bool,
+    /// The rules that run after the model ([`crate::rules`]): all by default.
+    pub rules: RuleSet,
+    /// The rules' limits.
+    pub rule_options: RuleOptions,
 }
 
 /// A page with its features and segmentation.
@@ -36,10 +31,10 @@ pub struct Analysis {
     pub features: PageFeatures,
     /// Its scores, segments and template flags.
     pub segmentation: Segmentation,
-    /// Whether the main text keeps second copies of repeated passages ([`Options::keep_repeats`]).
-    pub keep_repeats: bool,
-    /// Whether the main text keeps comment threads under an article ([`Options::keep_comments`]).
-    pub keep_comments: bool,
+    /// Per node, whether it belongs to the main content: the model's keep-mask after the rules
+    /// ([`crate::rules::main_keep`]); every element is set, so that a kept text node's
+    /// ancestors are.
+    pub keep: Vec<bool>,
 }
 
 /// Runs features, classifier and smoothing on a parsed page.
@@ -65,14 +60,8 @@ pub fn analyze_within(
     let pf = page_features(dom, page.url.as_deref(), opts, deadline)?;
     deadline.check("segment")?;
     let seg = segment(dom, &pf, model, &opts.segment);
-    deadline.check("extract")?;
-    Ok(Analysis {
-        page,
-        features: pf,
-        segmentation: seg,
-        keep_repeats: opts.keep_repeats,
-        keep_comments: opts.keep_comments,
-    })
+    deadline.check("rules")?;
+    Ok(Analysis::new(page, pf, seg, opts))
 }
 
 /// The pipeline's feature stage: visibility, layout, then feature rows only where `segment`
@@ -114,6 +103,29 @@ pub fn run_bytes(
 }
 
 impl Analysis {
+    /// The analysis of `page` from its features and segmentation: runs the rules of `opts`
+    /// over the model's keep-mask. O(n).
+    pub fn new(
+        page: Page,
+        features: PageFeatures,
+        segmentation: Segmentation,
+        opts: &Options,
+    ) -> Analysis {
+        let keep = crate::rules::main_keep(
+            &page.dom,
+            &features,
+            &segmentation,
+            opts.rules,
+            &opts.rule_options,
+        );
+        Analysis {
+            page,
+            features,
+            segmentation,
+            keep,
+        }
+    }
+
     /// The segments as `pagelevel segment` prints them (and Python's `segment` returns): per
     /// segment its `id`, `path` (abbreviated past [`crate::dom::PATH_MAX_STEPS`] steps), `tag`,
     /// source `span` (null when unknown), estimated `box`, smoothed `score`, `template` flag,
@@ -150,147 +162,23 @@ impl Analysis {
         serde_json::Value::Array(rows)
     }
 
-    /// Per node, whether its text is main content: inside `<body>` and not template.
+    /// Per node, whether the model keeps its text: inside `<body>` and not template (before the
+    /// rules, see [`crate::rules::model_mask`]).
     pub fn content_mask(&self) -> Vec<bool> {
-        let seg = &self.segmentation;
-        (0..self.page.dom.len())
-            .map(|i| !seg.template[i] && !seg.y[i].is_nan())
-            .collect()
+        crate::rules::model_mask(&self.segmentation)
     }
 
-    /// The main text: visible non-template text in document order, one block per line.
-    ///
-    /// When every word of the page is judged template, the least template-like text is
-    /// returned instead (the visible text whose smoothed score is the page's lowest), less
-    /// the page's chrome (links, navigation and asides, the page's own header and footer): most
-    /// pages have some main content, and a page whose least template-like text is all chrome
-    /// (a script-rendered shell) has none, so its answer is empty; so is that of a page whose
-    /// kept text is fewer than 100 words, all in its chrome landmarks
-    /// ([`crate::comments::only_chrome`]). boilerpipe's content blocks
-    /// are the last resort, for a page whose text lies outside `<body>`.
-    /// Unless [`Analysis::keep_repeats`] is set, a repeated passage is said once
-    /// ([`crate::repeats`]); unless [`Analysis::keep_comments`] is, the comment thread under an
-    /// article is left out (not a forum thread's replies, [`crate::comments::keep_replies`]),
-    /// and so are the inline chrome, photo galleries, asides, the page's own header and footer
-    /// and related-link lists around it ([`crate::comments`]). What precedes the start of the
-    /// main content by the page's own account (a skip link's target, else `<main>`), above the
-    /// title heading, is left out too, and that element's text is kept when the page keeps
-    /// almost nothing and little of it ([`crate::bypass`]).
+    /// The main text: the visible text the model and the rules keep ([`Analysis::keep`]), in
+    /// document order, one block per line. See [`crate::rules`] for what the rules drop and
+    /// keep (comment threads, chrome, repeated passages, and the fallbacks of a page where
+    /// the model keeps nothing). O(n + text).
     pub fn main_text(&self) -> String {
-        self.main_keep().1
+        render_text(&self.page.dom, &self.features.visible, &self.keep)
     }
 
     /// The main content (the nodes [`Analysis::main_text`] keeps) as Markdown or minimal
     /// HTML, see [`crate::render`].
     pub fn main_rendered(&self, format: Format) -> String {
-        let keep = self.main_keep().0;
-        render(&self.page.dom, &self.features.visible, &keep, format)
+        render(&self.page.dom, &self.features.visible, &self.keep, format)
     }
-
-    /// The keep flags of the main content (elements always kept) and its text.
-    fn main_keep(&self) -> (Vec<bool>, String) {
-        let dom = &self.page.dom;
-        let mut mask = self.content_mask();
-        let f = &self.features;
-        let passes = [
-            (COMMENT_GROUP_BIT, None),
-            (INLINE_CHROME_BITS, None),
-            (GALLERY_GROUP_BIT, None),
-            (ASIDE_LANDMARK_BIT, None),
-            // A page-level header that holds the title heading is the article's own.
-            (PAGE_LANDMARK_BIT, f.title_heading),
-            (RELATED_GROUP_BIT, None),
-        ];
-        // A forum thread's replies are content: then, as with `keep_comments`, the comment
-        // threads' pass (the first) is skipped.
-        let regions = Regions::new(dom, &f.groups_in);
-        let y = &self.segmentation.y;
-        let scored = |i: usize| !y[i].is_nan();
-        let thread = !self.keep_comments
-            && self.segmentation.main.is_some_and(|main| {
-                keep_replies(
-                    dom, &f.visible, &f.counts, &regions, scored, main, &mut mask,
-                )
-            });
-        // The start of the main content by the page's own account: its element stands in for a
-        // model that kept almost nothing; what precedes it is chrome.
-        let start = main_start(dom, f.main_landmark);
-        if let Some(start) = start {
-            recover_main(dom, &f.visible, &f.counts, scored, start, &mut mask);
-        }
-        let passes = &passes[(self.keep_comments || thread) as usize..];
-        drop_regions(dom, &f.visible, &f.counts, &regions, passes, &mut mask);
-        if let Some(start) = start {
-            drop_bypassed(
-                dom,
-                &f.visible,
-                &f.counts,
-                start,
-                f.title_heading,
-                &mut mask,
-            );
-        }
-        // A script shell's few kept words are its chrome's: it has no main content.
-        if only_chrome(dom, &f.visible, &f.counts, &regions, &mask) {
-            return (vec![false; dom.len()], String::new());
-        }
-        let (keep, text) = self.render_kept(|i| mask[i]);
-        if crate::text::has_words(&text) {
-            return (keep, text);
-        }
-        let y = &self.segmentation.y;
-        let visible = &self.features.visible;
-        let lowest = (0..dom.len())
-            .filter(|&i| {
-                dom.node(i).kind == crate::dom::Kind::Text
-                    && visible[i]
-                    && !y[i].is_nan()
-                    && self.features.counts[i].words > 0
-            })
-            .map(|i| y[i])
-            .fold(f32::INFINITY, f32::min);
-        if lowest.is_finite() {
-            // Chrome is never the main content: a page of only chrome has none (JS shells).
-            let chrome = page_chrome(dom, &self.features.groups_in);
-            return self.render_kept(|i| y[i] <= lowest && !chrome[i]);
-        }
-        let blocks = &self.features.blocks;
-        self.render_kept(|i| {
-            let b = blocks.block_of[i];
-            b != crate::dom::NONE && self.features.block_content[b as usize]
-        })
-    }
-
-    /// The visible text of the text nodes for which `keep` holds (elements are walked into).
-    fn render_kept(&self, keep: impl Fn(usize) -> bool) -> (Vec<bool>, String) {
-        let dom = &self.page.dom;
-        let mut keep: Vec<bool> = (0..dom.len())
-            .map(|i| dom.node(i).kind != crate::dom::Kind::Text || keep(i))
-            .collect();
-        if !self.keep_repeats {
-            let visible = &self.features.visible;
-            drop_repeats(dom, visible, &self.features.blocks, &mut keep);
-        }
-        let text = render_text(dom, &self.features.visible, &keep);
-        (keep, text)
-    }
-}
-
-/// Per node, whether it lies in the page's chrome: inside a link, or inside a navigation,
-/// complementary, or the page's own banner or content-info landmark (`nav`, `aside`, a `header`
-/// or `footer` outside every `article`, `main` and `section`, or the matching roles: the
-/// landmark bits of `groups_in`, the class groups of a node and its ancestors). One top-down
-/// pass, O(n).
-fn page_chrome(dom: &crate::dom::Dom, groups_in: &[u32]) -> Vec<bool> {
-    let n = dom.len();
-    let mut chrome = vec![false; n];
-    for i in 1..n {
-        let node = dom.node(i);
-        chrome[i] = chrome[node.parent as usize]
-            || groups_in[i] & CHROME_LANDMARK_BITS != 0
-            || node.kind == crate::dom::Kind::Element
-                && node.tag == crate::dom::Tag::A
-                && dom.attr(i, "href").is_some();
-    }
-    chrome
 }

@@ -1,4 +1,4 @@
-//! Bypass blocks (`pagelevel::bypass`): skip links' texts, where a page says its main content
+//! Bypass blocks (`pagelevel::rules::bypass`): skip links' texts, where a page says its main content
 //! starts (a skip link's target, else `<main>` or `role=main`), the kept text dropped before it
 //! (not the title heading and its lead, not when too little is kept after it), the start's
 //! element recovered when the page keeps almost nothing of it (and its boundaries), 1,000,000-deep
@@ -6,11 +6,12 @@
 
 mod common;
 
-use pagelevel::bypass::{drop_bypassed, is_skip_text, main_start, recover_main, MIN_MAIN_WORDS};
 use pagelevel::dom::Kind;
 use pagelevel::extract::render_text;
 use pagelevel::features::{self, FeatureOptions};
 use pagelevel::pipeline::Options;
+use pagelevel::rules::bypass::{drop_bypassed, is_skip_text, main_start, recover_main};
+use pagelevel::rules::RuleOptions;
 use pagelevel::{Limits, Page};
 
 /// `n` distinct words `w0 w1 …`.
@@ -52,6 +53,7 @@ fn bypassed(html: &str) -> (String, usize) {
             &pf.counts,
             start,
             pf.title_heading,
+            &RuleOptions::default(),
             &mut keep,
         ),
         None => 0,
@@ -174,8 +176,8 @@ fn text_before_the_main_content_goes_but_not_the_title_and_its_lead() {
 #[test]
 fn too_little_kept_after_the_start_drops_nothing() {
     // From <main> on the page keeps the title (3 words), n words and the footer (2):
-    // MIN_MAIN_WORDS needs 3 + n + 2 ≥ 20, so n = 14 is one short.
-    let under = MIN_MAIN_WORDS as usize - 6;
+    // min_main_words needs 3 + n + 2 ≥ 20, so n = 14 is one short.
+    let under = RuleOptions::default().min_main_words as usize - 6;
     let (text, cleared) = bypassed(&promo_page(under, true));
     assert_eq!(cleared, 0);
     assert!(text.contains("Free shipping"), "{text}");
@@ -191,7 +193,15 @@ fn too_little_kept_after_the_start_drops_nothing() {
     let mut keep: Vec<bool> = (0..dom.len())
         .map(|i| dom.node(i).kind != Kind::Text || i < start)
         .collect();
-    let cleared = drop_bypassed(dom, &pf.visible, &pf.counts, start, None, &mut keep);
+    let cleared = drop_bypassed(
+        dom,
+        &pf.visible,
+        &pf.counts,
+        start,
+        None,
+        &RuleOptions::default(),
+        &mut keep,
+    );
     assert_eq!(cleared, 0);
 }
 
@@ -248,7 +258,15 @@ fn recovered(html: &str, kept: impl Fn(&str) -> bool) -> (String, usize) {
         .map(|i| dom.node(i).kind != Kind::Text || kept(dom.text(i)))
         .collect();
     let set = match main_start(dom, pf.main_landmark) {
-        Some(start) => recover_main(dom, &pf.visible, &pf.counts, |_| true, start, &mut keep),
+        Some(start) => recover_main(
+            dom,
+            &pf.visible,
+            &pf.counts,
+            |_| true,
+            start,
+            &RuleOptions::default(),
+            &mut keep,
+        ),
         None => 0,
     };
     (render_text(dom, &pf.visible, &keep), set)

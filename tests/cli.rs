@@ -771,3 +771,70 @@ fn dedup_and_sitelevel_have_a_time_limit() {
         .any(|l| l["path"] == "site/p0.html" && l["error"].is_null()));
     std::fs::remove_dir_all(&dir).ok();
 }
+
+#[test]
+fn rules_are_listed_and_each_can_be_switched_off() {
+    let out = bin().arg("--rules").output().unwrap();
+    assert!(out.status.success());
+    let listed = String::from_utf8(out.stdout).unwrap();
+    let names: Vec<&str> = listed
+        .lines()
+        .filter_map(|l| l.split_whitespace().next())
+        .collect();
+    let want: Vec<&str> = pagelevel::rules::Rule::ALL
+        .iter()
+        .map(|r| r.name())
+        .collect();
+    assert_eq!(names, want);
+    // An article of 3 × 47 words with an aside inside it and a comment thread after it: the
+    // `comments` and `asides` rules drop those (the article keeps over 100 words outside
+    // them), and each comes back when its rule is off.
+    let para = "The river town rebuilt its old stone bridge this summer, and the engineers who led the work explained how they matched the original lime mortar, why the arches needed new foundations, and what the town plans to do with the toll house that stood empty for forty years. ";
+    let comment = "I grew up next to that bridge and walked across it every morning on my way to school, so it is wonderful to see the arches restored with so much care and patience by the whole crew. ";
+    let page = format!(
+        "<!doctype html><html><head><title>The bridge is back</title></head><body>\
+         <nav><a href=\"/\">Home</a> <a href=\"/news\">News</a></nav>\
+         <article><h1>The bridge is back</h1><p>{para}</p><p>{para}</p><p>{para}</p>\
+         <aside><p>Related reading: how lime mortar is made in the old way, and why it lasts \
+         for centuries in wet climates.</p></aside></article>\
+         <div class=\"comments\"><h2>Comments</h2><div class=\"comment\"><p>{comment}</p></div>\
+         <div class=\"comment\"><p>{comment}</p></div></div>\
+         <footer><p>Copyright the town paper.</p></footer></body></html>"
+    );
+    let dir = std::env::temp_dir().join(format!("pagelevel-rules-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("bridge.html");
+    std::fs::write(&path, page).unwrap();
+    let text = |args: &[&str]| {
+        let out = bin().arg("extract").args(args).arg(&path).output().unwrap();
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        lines(&out.stdout)[0]["text"].as_str().unwrap().to_owned()
+    };
+    let all = text(&[]);
+    assert!(all.contains("lime mortar, why the arches"), "{all}");
+    assert!(!all.contains("I grew up"), "{all}");
+    assert!(!all.contains("Related reading"), "{all}");
+    let without_comments = text(&["--without-rule", "comments"]);
+    assert!(without_comments.contains("I grew up"), "{without_comments}");
+    assert!(!without_comments.contains("Related reading"));
+    assert_eq!(text(&["--keep-comments"]), without_comments);
+    let without_asides = text(&["--without-rule", "asides"]);
+    assert!(
+        without_asides.contains("Related reading"),
+        "{without_asides}"
+    );
+    assert!(!without_asides.contains("I grew up"));
+    let both = text(&["--without-rule", "asides", "--without-rule", "comments"]);
+    assert!(both.contains("Related reading") && both.contains("I grew up"));
+    let bad = bin()
+        .args(["extract", "--without-rule", "no-such-rule"])
+        .arg(&path)
+        .output()
+        .unwrap();
+    assert_eq!(bad.status.code(), Some(2));
+    std::fs::remove_dir_all(&dir).unwrap();
+}

@@ -1,5 +1,5 @@
 //! Comment threads, inline chrome and photo galleries under an article
-//! (`pagelevel::comments`): hand-worked pages where the thread, the chrome or the gallery
+//! (`pagelevel::rules::comments`): hand-worked pages where the thread, the chrome or the gallery
 //! leaves the main text and where it stays (a forum thread, a short article, text that is not
 //! kept, names that only look like comments, a gallery named on `<body>`), the boundary of 100
 //! words, a 1,000,000-deep page, real pages, and the pipeline's default against
@@ -8,14 +8,15 @@
 mod common;
 
 use pagelevel::classify::Model;
-use pagelevel::comments::{
-    drop_regions, keep_replies, only_chrome, Regions, ASIDE_LANDMARK_BIT, COMMENT_GROUP_BIT,
-    GALLERY_GROUP_BIT, INLINE_CHROME_BITS, MIN_ARTICLE_WORDS, PAGE_LANDMARK_BIT, RELATED_GROUP_BIT,
-};
 use pagelevel::dom::{Dom, Kind};
 use pagelevel::extract::render_text;
 use pagelevel::features::{self, FeatureOptions, PageFeatures};
 use pagelevel::pipeline::{analyze, Options};
+use pagelevel::rules::comments::{
+    drop_regions, keep_replies, only_chrome, Regions, ASIDE_LANDMARK_BIT, COMMENT_GROUP_BIT,
+    GALLERY_GROUP_BIT, INLINE_CHROME_BITS, PAGE_LANDMARK_BIT, RELATED_GROUP_BIT,
+};
+use pagelevel::rules::{Rule, RuleOptions, RuleSet};
 use pagelevel::{Limits, Page};
 
 /// Asserts that `text` holds none of `phrases`.
@@ -62,7 +63,15 @@ fn dropped_bits(html: &str, unkept: &str, bits: u32) -> (String, bool) {
         not_containing(unkept),
         |dom, pf, regions, mut keep| {
             let passes = [(bits, None)];
-            let cleared = drop_regions(dom, &pf.visible, &pf.counts, regions, &passes, &mut keep);
+            let cleared = drop_regions(
+                dom,
+                &pf.visible,
+                &pf.counts,
+                regions,
+                &passes,
+                &RuleOptions::default(),
+                &mut keep,
+            );
             (render_text(dom, &pf.visible, &keep), cleared > 0)
         },
     )
@@ -168,7 +177,7 @@ fn a_highlighted_code_comment_is_not_a_thread() {
 
 #[test]
 fn the_boundary_is_100_kept_words_outside() {
-    assert_eq!(MIN_ARTICLE_WORDS, 100);
+    assert_eq!(RuleOptions::default().min_article_words, 100);
     let (text, did) = dropped(&article_with_thread(99), "");
     assert!(!did);
     assert!(text.contains("First reader"), "{text}");
@@ -246,10 +255,15 @@ fn million_deep_comment_region() {
 }
 
 /// The pipeline's main text of `html` with every node judged content (so the rule, not the
-/// model, decides), with or without `keep_comments`.
+/// model, decides), with or without the `comments` rule (`keep_comments` switches it off).
 fn main_text_all_content(html: &str, keep_comments: bool) -> String {
+    let rules = if keep_comments {
+        RuleSet::ALL.without(Rule::Comments)
+    } else {
+        RuleSet::ALL
+    };
     let opts = Options {
-        keep_comments,
+        rules,
         ..Options::default()
     };
     common::main_text_judged(html.as_bytes(), &opts, |_, _| false)
@@ -516,7 +530,16 @@ fn replies_on(
         let main = (0..dom.len()).find(|&i| is_main(dom, i)).unwrap();
         let before = render_text(dom, &pf.visible, &keep);
         let (v, c) = (&pf.visible, &pf.counts);
-        let thread = keep_replies(dom, v, c, regions, |_| true, main, &mut keep);
+        let thread = keep_replies(
+            dom,
+            v,
+            c,
+            regions,
+            |_| true,
+            main,
+            &RuleOptions::default(),
+            &mut keep,
+        );
         (thread, before, render_text(dom, &pf.visible, &keep))
     })
 }
@@ -640,7 +663,16 @@ fn chrome_only(html: &str, unkept: &str) -> bool {
     on_page(
         html.as_bytes(),
         not_containing(unkept),
-        |dom, pf, regions, keep| only_chrome(dom, &pf.visible, &pf.counts, regions, &keep),
+        |dom, pf, regions, keep| {
+            only_chrome(
+                dom,
+                &pf.visible,
+                &pf.counts,
+                regions,
+                &RuleOptions::default(),
+                &keep,
+            )
+        },
     )
 }
 

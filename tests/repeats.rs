@@ -1,7 +1,7 @@
-//! Repeated passages (`pagelevel::repeats`): hand-worked pages where the second copy of a
+//! Repeated passages (`pagelevel::rules::repeats`): hand-worked pages where the second copy of a
 //! multi-block passage leaves the main text and where repeats stay (one-block paragraphs,
 //! repeats inside one element, code, short passages, copies of dropped text), a
-//! 1,000,000-deep page, and the pipeline's default against `keep_repeats`.
+//! 1,000,000-deep page, and the pipeline's default against the rule switched off.
 
 mod common;
 
@@ -10,7 +10,8 @@ use pagelevel::classify::Model;
 use pagelevel::dom::{self, Dom, Kind, Tag, NONE};
 use pagelevel::extract::render_text;
 use pagelevel::pipeline::{analyze, Options};
-use pagelevel::repeats::drop_repeats;
+use pagelevel::rules::repeats::drop_repeats;
+use pagelevel::rules::{Rule, RuleOptions, RuleSet};
 use pagelevel::{Limits, Page};
 
 const SENTENCE: &str = "The watch that started it all is back in its next form, a decade later.";
@@ -26,15 +27,26 @@ fn dedup_text(html: &str, unkept: &str) -> (String, usize) {
             dom.node(i).kind != Kind::Text || unkept.is_empty() || !dom.text(i).contains(unkept)
         })
         .collect();
-    let dropped = drop_repeats(&dom, &vis, &blocks, &mut keep);
+    let dropped = drop_repeats(
+        &dom,
+        &vis,
+        &blocks,
+        RuleOptions::default().min_repeat_words,
+        &mut keep,
+    );
     (render_text(&dom, &vis, &keep), dropped)
 }
 
-/// The pipeline's main text of `page` with the embedded model and default options but
-/// `keep_repeats`.
+/// The pipeline's main text of `page` with the embedded model and default options, the
+/// `repeats` rule switched off when `keep_repeats`.
 fn main_text(page: Page, keep_repeats: bool) -> String {
+    let rules = if keep_repeats {
+        RuleSet::ALL.without(Rule::Repeats)
+    } else {
+        RuleSet::ALL
+    };
     let opts = Options {
-        keep_repeats,
+        rules,
         ..Options::default()
     };
     analyze(page, Model::embedded(), &opts).main_text()
@@ -179,7 +191,16 @@ fn a_million_deep_page_does_not_overflow() {
     let vis = dom::visibility(&dom);
     let blocks = segment(&dom, &vis);
     let mut keep = vec![true; dom.len()];
-    assert_eq!(drop_repeats(&dom, &vis, &blocks, &mut keep), 1);
+    assert_eq!(
+        drop_repeats(
+            &dom,
+            &vis,
+            &blocks,
+            RuleOptions::default().min_repeat_words,
+            &mut keep
+        ),
+        1
+    );
     let text = render_text(&dom, &vis, &keep);
     assert_eq!(text.matches(SENTENCE).count(), 1, "{text}");
     assert!(keep[5] && !keep[dom.len() - 1]);
@@ -258,7 +279,16 @@ fn comparisons_stay_linear_on_a_deep_chain_of_look_alikes() {
     let blocks = segment(&dom, &vis);
     let mut keep = vec![true; dom.len()];
     let start = std::time::Instant::now();
-    assert_eq!(drop_repeats(&dom, &vis, &blocks, &mut keep), 0);
+    assert_eq!(
+        drop_repeats(
+            &dom,
+            &vis,
+            &blocks,
+            RuleOptions::default().min_repeat_words,
+            &mut keep
+        ),
+        0
+    );
     assert!(keep.iter().all(|&k| k));
     // Generous: linear work here is a few milliseconds.
     assert!(start.elapsed().as_secs() < 20, "{:?}", start.elapsed());

@@ -8,6 +8,6 @@ so a thread pool over pages uses several cores.
     segments = pagelevel.segment(html_bytes)
 """
 
-from ._pagelevel import FORMATS, PageLevelError, SiteLevel, extract, segment, site
+from ._pagelevel import FORMATS, PageLevelError, SiteLevel, extract, rules, segment, site
 
-__all__ = ["FORMATS", "PageLevelError", "SiteLevel", "extract", "segment", "site"]
+__all__ = ["FORMATS", "PageLevelError", "SiteLevel", "extract", "rules", "segment", "site"]

@@ -1,6 +1,7 @@
+from collections.abc import Sequence
 from typing import Literal, TypedDict, final
 
-__all__ = ["FORMATS", "PageLevelError", "SiteLevel", "extract", "segment", "site"]
+__all__ = ["FORMATS", "PageLevelError", "SiteLevel", "extract", "rules", "segment", "site"]
 
 FORMATS: list[str]
 
@@ -37,9 +38,12 @@ def extract(
     url: str | None = None,
     format: Literal["text", "json", "markdown", "html"] | str = "text",
     timeout_ms: int = 10000,
+    without_rules: Sequence[str] | None = None,
 ) -> str:
     """The page's main content: "text" (one block per line), "json" ({"url", "text"}),
     "markdown" (headings, lists, tables, code blocks) or "html" (minimal clean HTML).
+    `without_rules` switches off rules that run after the model (names as `rules()` gives
+    them; ValueError for another name).
 
     Bytes are decoded like the CLI does (BOM, <meta>, detection; gzip is unpacked); a str is
     taken as already decoded. Raises ValueError for an unknown format, PageLevelError when
@@ -52,6 +56,9 @@ def segment(
 ) -> list[_Segment]:
     """The page's segments, as in the "segments" of `pagelevel segment`; PageLevelError past
     `timeout_ms` (0 = no limit)."""
+
+def rules() -> list[tuple[str, str]]:
+    """The rules that run after the model, in order, as (name, description) pairs."""
 
 def site(url: str) -> str | None:
     """The registrable domain of a URL (public suffix list), as `pagelevel sitelevel` groups

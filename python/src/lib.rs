@@ -14,6 +14,7 @@ use std::time::Duration;
 
 use pagelevel::config::DEFAULT_TIMEOUT_MS;
 use pagelevel::pipeline::{analyze_within, Analysis, Options};
+use pagelevel::rules::{Rule, RuleSet};
 use pagelevel::site::{self, SiteTree};
 
 // The literal `timeout_ms=10000` in the signatures below shows in Python's signature (an
@@ -130,7 +131,8 @@ fn parse(
         .map_err(|e| format!("{what}: {e}"))
 }
 
-/// Parses and analyses one page with the embedded model and the CLI's default settings.
+/// Parses and analyses one page with the embedded model and `opts` (the CLI's defaults but
+/// for the rules switched off).
 fn analyse(
     bytes: &[u8],
     charset: Option<&str>,
@@ -138,11 +140,41 @@ fn analyse(
     spans: Spans,
     limits: &Limits,
     deadline: &Deadline,
+    opts: &Options,
 ) -> Result<Analysis, String> {
     let what = url.unwrap_or("<html>");
     let page = parse(bytes, charset, url, spans, limits, deadline)?;
-    analyze_within(page, Model::embedded(), &Options::default(), deadline)
-        .map_err(|e| format!("{what}: {e}"))
+    analyze_within(page, Model::embedded(), opts, deadline).map_err(|e| format!("{what}: {e}"))
+}
+
+/// The CLI's default options with the rules named in `without_rules` switched off;
+/// `ValueError` for a name that is no rule.
+fn options_without(without_rules: &[String]) -> PyResult<Options> {
+    let mut rules = RuleSet::ALL;
+    for name in without_rules {
+        let rule = Rule::from_name(name).ok_or_else(|| {
+            let names: Vec<&str> = Rule::ALL.iter().map(|r| r.name()).collect();
+            PyValueError::new_err(format!(
+                "unknown rule {name:?} (rules: {})",
+                names.join(", ")
+            ))
+        })?;
+        rules = rules.without(rule);
+    }
+    Ok(Options {
+        rules,
+        ..Options::default()
+    })
+}
+
+/// The rules that run after the model, in order, as (name, description) pairs; each can be
+/// switched off with `without_rules=[name]`.
+#[pyfunction]
+fn rules() -> Vec<(&'static str, &'static str)> {
+    Rule::ALL
+        .iter()
+        .map(|r| (r.name(), r.description()))
+        .collect()
 }
 
 /// How often a call waiting for its page looks for a pending signal (Ctrl-C), in ms.
@@ -204,15 +236,17 @@ fn json_to_py(py: Python<'_>, json: &str) -> PyResult<PyObject> {
 /// classifier, smoothing, render), linear in the page's size apart from smoothing, under the
 /// CLI's limits and a time limit of `timeout_ms` (0 = none). Ctrl-C interrupts it.
 #[pyfunction]
-#[pyo3(signature = (html, url=None, format="text", timeout_ms=10000))]
+#[pyo3(signature = (html, url=None, format="text", timeout_ms=10000, without_rules=None))]
 fn extract(
     py: Python<'_>,
     html: &Bound<'_, PyAny>,
     url: Option<String>,
     format: &str,
     timeout_ms: u64,
+    without_rules: Option<Vec<String>>,
 ) -> PyResult<String> {
     let render = format_of(format)?;
+    let opts = options_without(without_rules.as_deref().unwrap_or_default())?;
     let limits = limits(timeout_ms);
     let (bytes, charset) = html_bytes(html, &limits)?;
     interruptible(py, &limits, |deadline| {
@@ -223,6 +257,7 @@ fn extract(
             Spans::Skip,
             &limits,
             deadline,
+            &opts,
         )
         .map(|a| render(&a))
     })
@@ -247,6 +282,7 @@ fn segment(
             Spans::Keep,
             &limits,
             deadline,
+            &Options::default(),
         )
         .map(|a| a.segments_json().to_string())
     })?;
@@ -396,6 +432,7 @@ fn _pagelevel(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("PageLevelError", m.py().get_type::<PageLevelError>())?;
     m.add_function(wrap_pyfunction!(extract, m)?)?;
     m.add_function(wrap_pyfunction!(segment, m)?)?;
+    m.add_function(wrap_pyfunction!(rules, m)?)?;
     m.add_function(wrap_pyfunction!(site_of, m)?)?;
     m.add_class::<SiteLevel>()?;
     let names: Vec<&str> = FORMATS.iter().map(|(n, _)| *n).collect();

@@ -229,3 +229,31 @@ def test_ctrl_c_interrupts_a_long_call():
 def test_binary_input_is_not_html():
     with pytest.raises(pagelevel.PageLevelError, match="not HTML: a PDF document"):
         pagelevel.extract(b"%PDF-1.7\n%\xe2\xe3\xcf\xd3\n")
+
+
+def test_rules_are_listed_and_switched_off_like_the_cli(cli_path, tmp_path):
+    names = [name for name, _ in pagelevel.rules()]
+    listed = subprocess.run([cli_path, "--rules"], capture_output=True, check=True, text=True)
+    assert names == [line.split()[0] for line in listed.stdout.splitlines()]
+    para = "The river town rebuilt its old stone bridge this summer, and the engineers who led the work explained how they matched the original lime mortar, why the arches needed new foundations, and what the town plans to do with the toll house that stood empty for forty years. "
+    comment = "I grew up next to that bridge and walked across it every morning on my way to school, so it is wonderful to see the arches restored with so much care and patience by the whole crew. "
+    page = (
+        "<!doctype html><html><head><title>The bridge is back</title></head><body>"
+        f"<article><h1>The bridge is back</h1><p>{para}</p><p>{para}</p><p>{para}</p></article>"
+        f'<div class="comments"><div class="comment"><p>{comment}</p></div>'
+        f'<div class="comment"><p>{comment}</p></div></div></body></html>'
+    )
+    assert "I grew up" not in pagelevel.extract(page)
+    kept = pagelevel.extract(page, without_rules=["comments"])
+    assert "I grew up" in kept
+    path = tmp_path / "bridge.html"
+    path.write_text(page)
+    out = subprocess.run(
+        [cli_path, "extract", "--format", "text", "--without-rule", "comments", str(path)],
+        capture_output=True,
+        check=True,
+        text=True,
+    )
+    assert out.stdout.split("\n", 1)[1].strip() == kept.strip()
+    with pytest.raises(ValueError, match="unknown rule"):
+        pagelevel.extract(page, without_rules=["no-such-rule"])

@@ -38,7 +38,7 @@ pub fn main_text_judged(
     opts: &pagelevel::pipeline::Options,
     template: impl Fn(&pagelevel::dom::Dom, usize) -> bool,
 ) -> String {
-    use pagelevel::{classify::Model, pipeline::analyze, Limits, Page};
+    use pagelevel::{classify::Model, pipeline::analyze, pipeline::Analysis, Limits, Page};
     let page = Page::from_bytes(bytes, None, None, &Limits::default()).unwrap();
     let mut a = analyze(page, Model::embedded(), opts);
     let dom = &a.page.dom;
@@ -49,5 +49,6 @@ pub fn main_text_judged(
             *y = *t as u8 as f32;
         }
     }
-    a.main_text()
+    // The rules run on the judged segmentation.
+    Analysis::new(a.page, a.features, a.segmentation, opts).main_text()
 }

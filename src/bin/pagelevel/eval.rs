@@ -171,13 +171,7 @@ pub fn run(args: Args) -> anyhow::Result<usize> {
                         extra.sitelevel = Some(counts(l));
                     }
                     let seg = both.get(opts.segment.variant).clone();
-                    Analysis {
-                        page,
-                        features: both.features,
-                        segmentation: seg,
-                        keep_repeats: opts.keep_repeats,
-                        keep_comments: opts.keep_comments,
-                    }
+                    Analysis::new(page, both.features, seg, &opts)
                 } else {
                     analyze(page, &model, &opts)
                 };

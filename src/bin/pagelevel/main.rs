@@ -19,13 +19,17 @@ use clap::{Parser, Subcommand};
 /// Finds the template of web pages (navigation, headers, footers, ads, link lists), segments
 /// them and extracts their main content.
 #[derive(Parser)]
-#[command(name = "pagelevel", version, about, long_about = None)]
+#[command(name = "pagelevel", version, about, long_about = None, arg_required_else_help = true)]
 struct Cli {
     /// Worker threads (0 = one per core). Output is identical for any count.
     #[arg(short = 'j', long = "jobs", global = true, default_value_t = 0)]
     jobs: usize,
+    /// List the rules that run after the model, in order (each can be switched off with
+    /// `--without-rule NAME`), and exit.
+    #[arg(long, exclusive = true)]
+    rules: bool,
     #[command(subcommand)]
-    command: Command,
+    command: Option<Command>,
 }
 
 #[derive(Subcommand)]
@@ -54,11 +58,18 @@ enum Command {
 
 fn main() -> std::process::ExitCode {
     let cli = Cli::parse();
+    let Some(command) = cli.command else {
+        // clap asks for a command unless `--rules` is given.
+        for r in pagelevel::rules::Rule::ALL {
+            println!("{:<20} {}", r.name(), r.description());
+        }
+        return std::process::ExitCode::SUCCESS;
+    };
     if let Err(e) = batch::threads(cli.jobs) {
         eprintln!("pagelevel: {e:#}");
         return std::process::ExitCode::from(2);
     }
-    let result = match cli.command {
+    let result = match command {
         Command::Features(args) => features::run(args),
         Command::Bench(args) => bench::run(args),
         Command::Segment(args) => segment::run(args),

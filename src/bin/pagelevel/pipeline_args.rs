@@ -7,6 +7,7 @@ use pagelevel::warc;
 use pagelevel::classify::Model;
 use pagelevel::config::{DEFAULT_MAX_INPUT_BYTES, DEFAULT_MAX_NODES, DEFAULT_TIMEOUT_MS};
 use pagelevel::pipeline::Options;
+use pagelevel::rules::{Rule, RuleSet};
 use pagelevel::segment::{Penalty, SegmentOptions, Variant, Weight, DEFAULT_C, DEFAULT_MIN_AREA};
 use pagelevel::structured::{DEFAULT_SWITCH_PENALTY, DEFAULT_TREE_KEEP_WORDS, DEFAULT_TREE_SHARE};
 use pagelevel::threshold::DEFAULT_THRESHOLD;
@@ -341,18 +342,17 @@ pub struct PipelineArgs {
     /// Tree filter: content blocks of at least this many words are kept wherever they are.
     #[arg(long, default_value_t = DEFAULT_TREE_KEEP_WORDS)]
     pub tree_keep_words: u32,
-    /// Keep second copies of repeated passages in the main text (by default a passage of
-    /// two or more text blocks that repeats one outside it is dropped: responsive copies,
-    /// carousel clones).
+    /// Keep second copies of repeated passages in the main text: the same as
+    /// `--without-rule repeats`.
     #[arg(long)]
     pub keep_repeats: bool,
-    /// Keep comment threads under an article in the main text (by default, when the page keeps
-    /// 100 words or more outside comment regions, the text inside them is dropped unless its
-    /// replies are marked up as the opening post, a forum thread's; share bars, skip links,
-    /// search or account controls, photo galleries, asides, the page's own header and footer
-    /// and related-link lists are dropped either way).
+    /// Keep comment threads under an article in the main text: the same as
+    /// `--without-rule comments`.
     #[arg(long)]
     pub keep_comments: bool,
+    /// Switch off a rule that runs after the model (repeatable; `pagelevel --rules` lists them).
+    #[arg(long, value_enum, value_name = "RULE")]
+    pub without_rule: Vec<Rule>,
     /// A model JSON file instead of the embedded one.
     #[arg(long)]
     pub model: Option<PathBuf>,
@@ -373,6 +373,18 @@ pub fn load_model(path: Option<&std::path::Path>) -> anyhow::Result<Model> {
 }
 
 impl PipelineArgs {
+    /// The rules to run: all but those switched off.
+    pub fn rule_set(&self) -> RuleSet {
+        let mut off = self.without_rule.clone();
+        if self.keep_repeats {
+            off.push(Rule::Repeats);
+        }
+        if self.keep_comments {
+            off.push(Rule::Comments);
+        }
+        off.into_iter().fold(RuleSet::ALL, RuleSet::without)
+    }
+
     /// The model to use: the given file or the embedded one.
     pub fn model(&self) -> anyhow::Result<Model> {
         let model = load_model(self.model.as_deref())?;
@@ -397,8 +409,7 @@ impl PipelineArgs {
                 tree_share: self.tree_share,
                 tree_keep_words: self.tree_keep_words,
             },
-            keep_repeats: self.keep_repeats,
-            keep_comments: self.keep_comments,
+            rules: self.rule_set(),
             ..Options::default()
         }
     }

@@ -13,21 +13,10 @@
 //! teasers, which look like template to every feature), [`recover_main`] keeps the element's text
 //! instead: the page's word against a model that has lost the page.
 
-use crate::comments::{clear_text, kept_words};
+use super::comments::{clear_text, kept_words};
+use super::RuleOptions;
 use crate::dom::{Dom, Kind, Tag};
 use crate::features::Counts;
-
-/// Kept words from the main content's start on that make the page's own account trusted: with
-/// fewer, the start misleads (an empty `<main>` filled by script) and nothing is dropped.
-pub const MIN_MAIN_WORDS: u32 = 20;
-
-/// Kept words on the whole page under which the classifier is taken to have lost the main
-/// content ([`recover_main`]): fewer than two short paragraphs.
-pub const RECOVER_BELOW_PAGE_WORDS: u32 = 200;
-
-/// Share of the main content element's words, as a fraction, under which the classifier is taken
-/// to have lost that element ([`recover_main`]).
-pub const RECOVER_BELOW_SHARE: (u32, u32) = (1, 5);
 
 /// Most words of a skip link's text.
 const MAX_LINK_WORDS: usize = 8;
@@ -162,7 +151,7 @@ pub fn main_start(dom: &Dom, main_landmark: Option<usize>) -> Option<usize> {
 
 /// Clears `keep` on the text nodes before the main content's `start` (see [`main_start`]) and
 /// before the page's `title` heading, when the visible text nodes kept from there on hold at
-/// least [`MIN_MAIN_WORDS`] words; returns how many kept visible text nodes it cleared. `keep`
+/// least [`RuleOptions::min_main_words`] words; returns how many kept visible text nodes it cleared. `keep`
 /// is per node (text nodes are read and cleared, elements left alone).
 ///
 /// # Complexity
@@ -173,18 +162,19 @@ pub fn drop_bypassed(
     counts: &[Counts],
     start: usize,
     title: Option<usize>,
+    opts: &RuleOptions,
     keep: &mut [bool],
 ) -> usize {
     let from = title.map_or(start, |h| h.min(start));
-    if kept_words(dom, visible, counts, keep, from..dom.len()) < MIN_MAIN_WORDS as u64 {
+    if kept_words(dom, visible, counts, keep, from..dom.len()) < opts.min_main_words as u64 {
         return 0;
     }
     clear_text(dom, visible, keep, 0..from)
 }
 
 /// Keeps the text of the main content's element `start` (see [`main_start`]) when the page keeps
-/// fewer than [`RECOVER_BELOW_PAGE_WORDS`] words and the element less than
-/// [`RECOVER_BELOW_SHARE`] of its own: every visible, `scored` text node inside it is set in
+/// fewer than [`RuleOptions::recover_below_page_words`] words and the element less than
+/// [`RuleOptions::recover_below_share`] of its own: every visible, `scored` text node inside it is set in
 /// `keep`. Returns how many it set (0 when the rule does not fire). Run before the passes that
 /// drop comment threads, chrome and related links, which then apply to what it keeps.
 ///
@@ -196,9 +186,11 @@ pub fn recover_main(
     counts: &[Counts],
     scored: impl Fn(usize) -> bool,
     start: usize,
+    opts: &RuleOptions,
     keep: &mut [bool],
 ) -> usize {
-    if kept_words(dom, visible, counts, keep, 0..dom.len()) >= RECOVER_BELOW_PAGE_WORDS as u64 {
+    if kept_words(dom, visible, counts, keep, 0..dom.len()) >= opts.recover_below_page_words as u64
+    {
         return 0;
     }
     let inside = start..dom.node(start).end as usize;
@@ -208,7 +200,7 @@ pub fn recover_main(
         all += counts[i].words as u64;
         kept += if keep[i] { counts[i].words as u64 } else { 0 };
     }
-    let (num, den) = RECOVER_BELOW_SHARE;
+    let (num, den) = opts.recover_below_share;
     if all == 0 || kept * den as u64 >= all * num as u64 {
         return 0;
     }

@@ -4,7 +4,7 @@
 //! cloned slides of a carousel, of which a browser shows one. Both copies score alike, so
 //! both are kept, and the main text says everything twice. [`drop_repeats`] keeps the first
 //! copy: an element whose kept words, in order, equal those of an earlier element outside it
-//! loses its text, when both are passages: at least [`MIN_WORDS`] words in at least two of
+//! loses its text, when both are passages: at least [`RuleOptions::min_repeat_words`](super::RuleOptions::min_repeat_words) words in at least two of
 //! boilerpipe's text blocks, and no preformatted text (code samples repeat on purpose). A
 //! paragraph repeated on its own is one block and stays, as do repeats inside one element
 //! (its own text is never compared with itself) and copies inside a tab panel
@@ -18,9 +18,6 @@
 use crate::blocks::Blocks;
 use crate::dom::{is_tab_panel_role, Dom, Kind, Tag, NONE};
 use rustc_hash::FxHashMap;
-
-/// A repeated passage has at least this many kept words.
-pub const MIN_WORDS: u32 = 10;
 
 /// Base of the polynomial sequence hash (odd, so powers stay invertible mod 2⁶⁴).
 const BASE: u64 = 0x100_0000_01b3;
@@ -176,7 +173,13 @@ fn in_tab_panel(dom: &Dom, i: usize, memo: &mut Vec<u8>) -> bool {
 /// reads the two subtrees; all comparisons of a page together may read at most twice its
 /// nodes and kept text, after which no more are made (and no more copies dropped), so the
 /// whole stays O(n + text) on any page.
-pub fn drop_repeats(dom: &Dom, visible: &[bool], blocks: &Blocks, keep: &mut [bool]) -> usize {
+pub fn drop_repeats(
+    dom: &Dom,
+    visible: &[bool],
+    blocks: &Blocks,
+    min_words: u32,
+    keep: &mut [bool],
+) -> usize {
     let n = dom.len();
     if n == 0 {
         return 0;
@@ -239,7 +242,7 @@ pub fn drop_repeats(dom: &Dom, visible: &[bool], blocks: &Blocks, keep: &mut [bo
         let node = dom.node(i);
         let end = dom.subtree_end(i);
         let s = sum[i];
-        if node.kind != Kind::Element || s.words < MIN_WORDS || s.blocks < 2 || s.pre {
+        if node.kind != Kind::Element || s.words < min_words || s.blocks < 2 || s.pre {
             i += 1;
             continue;
         }

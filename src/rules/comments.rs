@@ -7,7 +7,7 @@
 //! are not content either. [`drop_regions`] drops the kept text inside such regions (an element
 //! whose id or class names them, and everything under it: [`COMMENT_GROUP_BIT`], then
 //! [`INLINE_CHROME_BITS`] of the class-name groups) when the page keeps at least
-//! [`MIN_ARTICLE_WORDS`] words outside them, an article body they belong to. The pipeline runs
+//! [`RuleOptions::min_article_words`] words outside them, an article body they belong to. The pipeline runs
 //! it for comment regions first, then for inline chrome, then for photo galleries
 //! ([`GALLERY_GROUP_BIT`]): a slide show's captions are prose too, often longer than the
 //! article they illustrate, and they are not its text (Readability's, L3S-GN1's and the chaos
@@ -21,11 +21,12 @@
 //!
 //! A forum thread whose posts all sit in comment regions keeps them, as nothing outside is an
 //! article. One whose opening post is outside them keeps its replies when they are marked up as
-//! the opening post is ([`keep_replies`]): at least [`MIN_REPLY_TWINS`] elements in comment
+//! the opening post is ([`keep_replies`]): at least [`RuleOptions::min_reply_twins`] elements in comment
 //! regions share the tag and class, over three levels, of an element of the main content, so the
 //! regions hold posts like the one the page is about, not comments under an article (a blog's
 //! comments and its article are marked up apart). `--keep-comments` keeps every thread.
 
+use super::RuleOptions;
 use crate::dom::{Dom, Kind};
 use crate::features::{Counts, CHROME_LANDMARK_BITS};
 pub use crate::features::{
@@ -34,15 +35,6 @@ pub use crate::features::{
 };
 use rustc_hash::{FxHashSet, FxHasher};
 use std::hash::{Hash, Hasher};
-
-/// Kept words outside the regions that make a page an article the regions belong to.
-pub const MIN_ARTICLE_WORDS: u32 = 100;
-
-/// Twins of the main content in comment regions that make the regions a forum thread's replies.
-pub const MIN_REPLY_TWINS: usize = 2;
-
-/// Kept words of a main-content element whose markup a reply may share (a post, not a label).
-pub const MIN_POST_WORDS: u32 = 20;
 
 /// The page's regions: per node, the class-name groups of the node and its ancestors
 /// (`groups_in`), except that code lies in the regions of its nearest ancestor outside code:
@@ -77,7 +69,7 @@ impl Regions {
 
 /// Clears `keep` on the text nodes inside the regions of each pass in turn (the nodes whose
 /// [`Regions`] group bits have one of the pass's bits) when the visible text nodes kept outside
-/// them hold at least [`MIN_ARTICLE_WORDS`] words; returns how many kept visible text nodes it
+/// them hold at least [`RuleOptions::min_article_words`] words; returns how many kept visible text nodes it
 /// cleared. A pass is its bits and, optionally, a node (the page's title heading) whose region
 /// it spares: the subtree of the outermost region element holding that node. `keep` is per node
 /// (text nodes are read and cleared, elements left alone).
@@ -90,6 +82,7 @@ pub fn drop_regions(
     counts: &[Counts],
     regions: &Regions,
     passes: &[(u32, Option<usize>)],
+    opts: &RuleOptions,
     keep: &mut [bool],
 ) -> usize {
     let n = dom.len();
@@ -108,7 +101,7 @@ pub fn drop_regions(
         }
         let region = |i: usize| groups[i] & bits != 0 && !spare.contains(&i);
         let outside = kept_words(dom, visible, counts, keep, (0..n).filter(|&i| !region(i)));
-        if outside < MIN_ARTICLE_WORDS as u64 {
+        if outside < opts.min_article_words as u64 {
             continue;
         }
         cleared += clear_text(dom, visible, keep, (0..n).filter(|&i| region(i)));
@@ -200,9 +193,9 @@ fn twins_of(
 /// Forum replies marked up as the opening post: un-drops them and says whether the page is such
 /// a thread (the caller then skips the comment pass). The opening post's elements are those
 /// inside `main` (the tree filter's main node, not itself), visible, outside comment regions,
-/// with a class and at least [`MIN_POST_WORDS`] kept words; their twins are the visible elements
+/// with a class and at least [`RuleOptions::min_post_words`] kept words; their twins are the visible elements
 /// with none, not holding `main`, whose markup key (the tag and class of the element, its parent
-/// and its grandparent) equals one of theirs. When at least [`MIN_REPLY_TWINS`] twins lie in
+/// and its grandparent) equals one of theirs. When at least [`RuleOptions::min_reply_twins`] twins lie in
 /// comment regions, the scored text (`scored`) of every twin is kept. `keep` as in
 /// [`drop_regions`].
 ///
@@ -210,6 +203,7 @@ fn twins_of(
 /// O(n): kept words summed bottom-up, then walks for twins that skip their subtrees, first
 /// over the comment regions alone (a page with fewer than two there is no thread), then, on a
 /// thread, over the page; a markup key costs the attributes of three elements.
+#[allow(clippy::too_many_arguments)] // the page's parts a pass reads, as the other passes take them
 pub fn keep_replies(
     dom: &Dom,
     visible: &[bool],
@@ -217,6 +211,7 @@ pub fn keep_replies(
     regions: &Regions,
     scored: impl Fn(usize) -> bool,
     main: usize,
+    opts: &RuleOptions,
     keep: &mut [bool],
 ) -> bool {
     if regions.present & COMMENT_GROUP_BIT == 0 {
@@ -235,7 +230,9 @@ pub fn keep_replies(
     }
     let end = dom.node(main).end as usize;
     let posts: FxHashSet<u64> = (main + 1..end)
-        .filter(|&d| visible[d] && words[d] >= MIN_POST_WORDS && groups[d] & COMMENT_GROUP_BIT == 0)
+        .filter(|&d| {
+            visible[d] && words[d] >= opts.min_post_words && groups[d] & COMMENT_GROUP_BIT == 0
+        })
         .map(|d| markup_key(dom, d))
         .filter(|&k| k != 0)
         .collect();
@@ -245,7 +242,7 @@ pub fn keep_replies(
     // A twin outside the regions may hold ones inside (which then do not count): the first walk
     // finds at least as many as the second counts, so it can only rule a thread out.
     let (v, g, w) = (visible, &groups[..], &words[..]);
-    if twins_of(dom, v, g, w, &posts, main, true).len() < MIN_REPLY_TWINS {
+    if twins_of(dom, v, g, w, &posts, main, true).len() < opts.min_reply_twins {
         return false;
     }
     let twins = twins_of(dom, v, g, w, &posts, main, false);
@@ -253,7 +250,7 @@ pub fn keep_replies(
         .iter()
         .filter(|&&t| groups[t] & COMMENT_GROUP_BIT != 0)
         .count();
-    if replies < MIN_REPLY_TWINS {
+    if replies < opts.min_reply_twins {
         return false;
     }
     for &t in &twins {
@@ -267,7 +264,7 @@ pub fn keep_replies(
 }
 
 /// Whether the kept text is the page's chrome alone: at least one kept word, fewer than
-/// [`MIN_ARTICLE_WORDS`], every one inside a navigation, complementary, banner or content-info
+/// [`RuleOptions::min_article_words`], every one inside a navigation, complementary, banner or content-info
 /// landmark ([`CHROME_LANDMARK_BITS`] of the [`Regions`]). A script-rendered shell serves its
 /// footer and menus and nothing else; a page with its own short text, or whose article sits in
 /// a landmark (an unclosed `<header>`), has words outside them or as many as an article.
@@ -280,6 +277,7 @@ pub fn only_chrome(
     visible: &[bool],
     counts: &[Counts],
     regions: &Regions,
+    opts: &RuleOptions,
     keep: &[bool],
 ) -> bool {
     let mut words = 0u32;
@@ -291,5 +289,5 @@ pub fn only_chrome(
             words += counts[i].words;
         }
     }
-    words > 0 && words < MIN_ARTICLE_WORDS
+    words > 0 && words < opts.min_article_words
 }
