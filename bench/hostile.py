@@ -126,7 +126,9 @@ def make_inputs(d, batch, python):
     cases.append(("the same", "dedup deep-1m.html " + ex))
     os.makedirs(j("site-deep", "d.example"), exist_ok=True)
     for i in range(5):
-        write(j("site-deep", "d.example", f"p{i}.html"), article(f"P{i}", f"d{i}").encode())
+        # Letters, not digits: SiteLevel reads digit runs as one, and these pages must differ.
+        name = "abcde"[i]
+        write(j("site-deep", "d.example", f"p{i}.html"), article(f"Page {name}", f"word{name}").encode())
     shutil.copy(j("deep-1m.html"), j("site-deep", "d.example", "p5.html"))
     cases.append(("the same, with 5 pages of its site", "sitelevel --site-dir site-deep"))
     if python:
