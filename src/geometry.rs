@@ -452,17 +452,10 @@ impl Work<'_> {
                 {
                     Disp::None
                 }
-                Tag::IMG
-                | Tag::IFRAME
-                | Tag::VIDEO
-                | Tag::CANVAS
-                | Tag::EMBED
-                | Tag::OBJECT
-                | Tag::SVG
-                | Tag::AUDIO
-                | Tag::INPUT
-                | Tag::FRAME => Disp::Replaced,
                 Tag::BUTTON => Disp::InlineBlock,
+                // Form controls whose content is their own text flow inline here.
+                Tag::SELECT | Tag::TEXTAREA => Disp::Inline,
+                t if t.is_replaced() => Disp::Replaced,
                 Tag::TD | Tag::TH if pd == Disp::Row => Disp::Cell,
                 Tag::TR => Disp::Row,
                 t if t.is_block() => Disp::Block,

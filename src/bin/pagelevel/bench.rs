@@ -1,9 +1,9 @@
 //! `pagelevel bench`: times the stages on a manifest's pages, one thread, pages in memory.
 
+use crate::pipeline_args::ManifestArgs;
 use std::path::PathBuf;
 use std::time::Instant;
 
-use pagelevel::manifest::Manifest;
 use pagelevel::segment::scored_mask;
 use pagelevel::stack::Tree;
 use pagelevel::{decode, dom, input};
@@ -11,12 +11,8 @@ use pagelevel::{decode, dom, input};
 /// Arguments of `pagelevel bench`.
 #[derive(clap::Args)]
 pub struct Args {
-    /// Manifest of the pages to time (e.g. ../shared/data/wcxb-dev/manifest.jsonl).
-    #[arg(long)]
-    manifest: PathBuf,
-    /// Folder the manifest's paths are relative to (default: found next to the manifest).
-    #[arg(long)]
-    root: Option<PathBuf>,
+    #[command(flatten)]
+    data: ManifestArgs,
     /// Also time html5ever into markup5ever_rcdom (the reference DOM).
     #[arg(long)]
     rcdom: bool,
@@ -72,7 +68,7 @@ struct Stage {
 }
 
 pub fn run(args: Args) -> anyhow::Result<usize> {
-    let m = Manifest::load(&args.manifest, args.root.as_deref())?;
+    let m = args.data.load()?;
     let limits = args.limits.limits();
     let mut pages = Vec::new();
     for e in &m.entries {

@@ -2,6 +2,7 @@
 //! `--template`, the paper's template F1 for text, anchor text and links; with `--ari`, the
 //! adjusted Rand index of the segmentation against L3S-GN1's annotated blocks.
 
+use crate::pipeline_args::ManifestArgs;
 use std::collections::{BTreeMap, HashMap};
 use std::path::PathBuf;
 
@@ -35,12 +36,8 @@ Tables (markdown on stdout):
               Basic+Merge, Smooth and Smooth+Merge segments against the annotation classes, items = words.
 See docs/eval.md for the exact definitions.")]
 pub struct Args {
-    /// Manifest with gold texts (e.g. ../shared/data/wcxb-dev/manifest.jsonl).
-    #[arg(long)]
-    manifest: PathBuf,
-    /// Folder the manifest's paths are relative to (default: found next to the manifest).
-    #[arg(long)]
-    root: Option<PathBuf>,
+    #[command(flatten)]
+    data: ManifestArgs,
     /// Write per-page scores as JSON Lines to this file.
     #[arg(long)]
     pages: Option<PathBuf>,
@@ -118,19 +115,19 @@ fn sitelevel_labels(m: &Manifest, limits: &Limits) -> (HashMap<String, Vec<bool>
 }
 
 pub fn run(args: Args) -> anyhow::Result<usize> {
-    let m = Manifest::load(&args.manifest, args.root.as_deref())?;
+    let m = args.data.load()?;
     let model = args.pipeline.model()?;
     let opts = args.pipeline.options();
     let limits = args.pipeline.limits.limits();
     let annotated = if args.ari || args.template {
-        annotated_paths(&args.manifest)?
+        annotated_paths(&args.data.manifest)?
     } else {
         HashMap::new()
     };
     if args.ari && annotated.is_empty() {
         anyhow::bail!(
             "--ari needs entries with an `annotated` field (L3S-GN1); {} has none",
-            args.manifest.display()
+            args.data.manifest.display()
         );
     }
     let (site_labels, site_skipped) = if args.template {
@@ -209,7 +206,7 @@ pub fn run(args: Args) -> anyhow::Result<usize> {
     let failed = scored.iter().filter(|s| s.error.is_some()).count();
     println!(
         "{}: {} pages with gold, {} failed (scored 0); variant {:?}\n",
-        args.manifest.display(),
+        args.data.manifest.display(),
         scored.len(),
         failed,
         opts.segment.variant

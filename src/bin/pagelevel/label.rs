@@ -2,11 +2,11 @@
 //! per scored node (see `pagelevel::label`). Pages without gold are skipped; a page that cannot
 //! be read gives one line with an error. Deterministic, in manifest order.
 
-use std::path::PathBuf;
+use crate::pipeline_args::ManifestArgs;
 
 use pagelevel::features::{FeatureOptions, NAMES};
 use pagelevel::label::label_page;
-use pagelevel::manifest::{Entry, Manifest};
+use pagelevel::manifest::Entry;
 use pagelevel::Page;
 
 use crate::batch;
@@ -21,12 +21,8 @@ the fraction of the node's visible words aligned with the gold text, \"template\
 See docs/label.md."
 )]
 pub struct Args {
-    /// Manifest with gold texts (e.g. ../shared/data/wcxb-dev/manifest.jsonl)
-    #[arg(long)]
-    manifest: PathBuf,
-    /// Folder the manifest's paths are relative to (default: found next to the manifest)
-    #[arg(long)]
-    root: Option<PathBuf>,
+    #[command(flatten)]
+    data: ManifestArgs,
     /// Also write each node's feature values, keyed by feature name
     #[arg(long)]
     features: bool,
@@ -37,7 +33,7 @@ pub struct Args {
 }
 
 pub fn run(args: Args) -> anyhow::Result<usize> {
-    let m = Manifest::load(&args.manifest, args.root.as_deref())?;
+    let m = args.data.load()?;
     let entries: Vec<&Entry> = m.entries.iter().filter(|e| e.gold.is_some()).collect();
     let limits = args.timeout.with(args.limits.limits());
     let fopts = FeatureOptions::default();

@@ -266,6 +266,25 @@ impl<'a> Iterator for Jobs<'a> {
     }
 }
 
+/// The manifest a dataset command reads (`eval`, `label`, `bench`).
+#[derive(clap::Args, Debug, Clone)]
+pub struct ManifestArgs {
+    /// Manifest of the pages, JSON Lines in the ../shared/data format (e.g.
+    /// ../shared/data/wcxb-dev/manifest.jsonl).
+    #[arg(long)]
+    pub manifest: PathBuf,
+    /// Folder the manifest's paths are relative to (default: found next to the manifest).
+    #[arg(long)]
+    pub root: Option<PathBuf>,
+}
+
+impl ManifestArgs {
+    /// The manifest, its paths resolved.
+    pub fn load(&self) -> pagelevel::Result<pagelevel::manifest::Manifest> {
+        pagelevel::manifest::Manifest::load(&self.manifest, self.root.as_deref())
+    }
+}
+
 /// Per-page size limits; a page over one is reported as failed and the batch goes on.
 #[derive(clap::Args, Debug, Clone)]
 pub struct LimitArgs {
