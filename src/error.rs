@@ -11,50 +11,87 @@ pub enum Error {
     /// The file could not be read.
     #[error("{path}: cannot read")]
     Io {
+        /// The file.
         path: PathBuf,
+        /// What the system said.
         #[source]
         source: std::io::Error,
     },
     /// The input (after gzip decompression) is larger than `Limits::max_input_bytes`.
     #[error("{what}: input is over the limit of {limit} bytes (at least {size} bytes)")]
-    TooLarge { what: String, size: u64, limit: u64 },
+    TooLarge {
+        /// The input (a path, a URL, `<html>`).
+        what: String,
+        /// Its size in bytes, at least (reading stops at the limit).
+        size: u64,
+        /// The limit in bytes.
+        limit: u64,
+    },
     /// A `.gz` input is corrupt or truncated.
     #[error("{path}: corrupt or truncated gzip after {decompressed} bytes")]
     Gzip {
+        /// The file.
         path: PathBuf,
+        /// Bytes decompressed before the error.
         decompressed: u64,
+        /// What the decompressor said.
         #[source]
         source: std::io::Error,
     },
     /// A WARC record could not be read.
     #[error("{path}: WARC record at offset {offset}: {source}")]
     Warc {
+        /// The WARC file.
         path: PathBuf,
+        /// The record's offset in the file.
         offset: u64,
+        /// What was wrong with the record.
         #[source]
         source: crate::warc::WarcError,
     },
     /// The parsed document has more nodes than `Limits::max_nodes`.
     #[error("document has more than {limit} nodes (limit)")]
-    TooManyNodes { limit: usize },
+    TooManyNodes {
+        /// The limit.
+        limit: usize,
+    },
     /// The page took longer than `Limits::timeout_ms` (checked between stages and inside the parse).
     #[error("page took over the time limit of {limit_ms} ms (stopped in {stage})")]
-    Timeout { limit_ms: u64, stage: &'static str },
+    Timeout {
+        /// The limit in milliseconds.
+        limit_ms: u64,
+        /// The stage that found the deadline passed.
+        stage: &'static str,
+    },
     /// The caller cancelled the page (a cancel flag on its [`crate::config::Deadline`]).
     #[error("cancelled (stopped in {stage})")]
-    Cancelled { stage: &'static str },
+    Cancelled {
+        /// The stage that found the cancel flag set.
+        stage: &'static str,
+    },
     /// The input is not HTML: its first bytes are a binary format's signature, or binary
     /// control bytes (WHATWG MIME sniffing), e.g. an image, a PDF or random bytes.
     #[error("not HTML: {kind}")]
-    NotHtml { kind: &'static str },
+    NotHtml {
+        /// What the bytes are (`a PDF document`, `binary data`, …).
+        kind: &'static str,
+    },
     /// A boxes file (browser-rendered geometry) could not be read or parsed.
     #[error("boxes file {path}: {message}")]
-    Boxes { path: PathBuf, message: String },
+    Boxes {
+        /// The boxes file.
+        path: PathBuf,
+        /// What was wrong.
+        message: String,
+    },
     /// A manifest line could not be parsed.
     #[error("{path}:{line}: bad manifest line: {message}")]
     Manifest {
+        /// The manifest.
         path: PathBuf,
+        /// The line number, from 1.
         line: usize,
+        /// What was wrong.
         message: String,
     },
     /// The embedded or a given model could not be loaded.
