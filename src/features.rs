@@ -13,25 +13,42 @@ use crate::text::is_word_char;
 use crate::url;
 use rustc_hash::FxHashMap;
 
-macro_rules! features {
-    ($($konst:ident = $name:literal : $doc:literal,)*) => {
-        /// Feature indices into a row of [`FeatureMatrix`].
-        pub mod f {
+/// A table of named columns: a module of index constants, their count, names and one-line docs,
+/// from one list (the feature rows here, the stacked features in [`crate::stack`]).
+macro_rules! columns {
+    (
+        #[doc = $mod_doc:literal] mod $module:ident;
+        #[doc = $count_doc:literal] $count:ident;
+        #[doc = $names_doc:literal] $names:ident;
+        #[doc = $docs_doc:literal] $docs:ident;
+        $($konst:ident = $name:literal : $doc:literal,)*
+    ) => {
+        #[doc = $mod_doc]
+        pub mod $module {
             #[allow(non_camel_case_types, clippy::upper_case_acronyms, dead_code)]
             #[repr(usize)]
             enum Index { $($konst,)* }
             $(#[doc = $doc] pub const $konst: usize = Index::$konst as usize;)*
         }
-        /// Number of features per node.
-        pub const COUNT: usize = [$($name,)*].len();
-        /// Feature names, as printed by `pagelevel features`.
-        pub const NAMES: [&str; COUNT] = [$($name,)*];
-        /// One line per feature: what it computes, its range and its empty case.
-        pub const DOCS: [&str; COUNT] = [$($doc,)*];
+        #[doc = $count_doc]
+        pub const $count: usize = [$($name,)*].len();
+        #[doc = $names_doc]
+        pub const $names: [&str; $count] = [$($name,)*];
+        #[doc = $docs_doc]
+        pub const $docs: [&str; $count] = [$($doc,)*];
     };
 }
+pub(crate) use columns;
 
-features! {
+columns! {
+    /// Feature indices into a row of [`FeatureMatrix`].
+    mod f;
+    /// Number of features per node.
+    COUNT;
+    /// Feature names, as printed by `pagelevel features`.
+    NAMES;
+    /// One line per feature: what it computes, its range and its empty case.
+    DOCS;
     MARGIN_LEFT = "margin_left": "Box's left edge / page width: closeness to the left margin, 0..1.",
     MARGIN_RIGHT = "margin_right": "Gap between the box's right edge and the page's / page width, 0..1.",
     MARGIN_TOP = "margin_top": "Box's top edge / page height: closeness to the top, 0..1.",

@@ -23,26 +23,17 @@ use crate::dom::{Dom, NONE};
 use crate::features::{Counts, COUNT, NAMES};
 use crate::{Error, Result};
 
-macro_rules! stack_features {
-    ($($konst:ident = $name:literal: $doc:literal,)*) => {
-        /// Column indices of the stacked features in a stacked row.
-        pub mod s {
-            #[allow(clippy::upper_case_acronyms, non_camel_case_types, dead_code)]
-            enum Index { $($konst,)* }
-            $(#[doc = $doc] pub const $konst: usize = Index::$konst as usize;)*
-        }
-        /// Number of stacked features.
-        pub const STACK_COUNT: usize = [$($name,)*].len();
-        /// Stacked feature names, in column order.
-        pub const STACK_NAMES: [&str; STACK_COUNT] = [$($name,)*];
-        /// One line per stacked feature: what it is and its cost.
-        pub const STACK_DOCS: [&str; STACK_COUNT] = [$($doc,)*];
-    };
-}
-
 // s is the first-stage score (1 = template); a node's own words are its subtree's words minus
 // its scored children's; W is the page's (the root's) subtree words. m scored nodes.
-stack_features! {
+crate::features::columns! {
+    /// Column indices of the stacked features in a stacked row.
+    mod s;
+    /// Number of stacked features.
+    STACK_COUNT;
+    /// Stacked feature names, in column order.
+    STACK_NAMES;
+    /// One line per stacked feature: what it is and its cost.
+    STACK_DOCS;
     SCORE = "s1_score": "The node's first-stage score s. O(1).",
     PARENT = "s1_parent": "The parent's s (the root: its own). O(1).",
     PATH_MIN = "s1_path_min": "Least s over the proper ancestors (the root: its own). Top-down, O(1) a node.",
