@@ -132,7 +132,7 @@ def make_inputs(d, batch, python):
     shutil.copy(j("deep-1m.html"), j("site-deep", "d.example", "p5.html"))
     cases.append(("the same, with 5 pages of its site", "sitelevel --site-dir site-deep"))
     if python:
-        call = "import pagelevel; pagelevel.extract(open('deep-1m.html', 'rb').read())"
+        call = 'import pagelevel; pagelevel.extract(open("deep-1m.html", "rb").read())'
         cases.append(("the same", f"sh:{python} -c {sh_quote(call)}"))
         cases.append(("the same, Ctrl-C after 1 s", f"sh:timeout -s INT 1 {python} -c {sh_quote(call)}"))
     span = ("<span>" * 1_000_000 + "deep").encode()
