@@ -16,6 +16,17 @@ use pagelevel::{Limits, Page};
 
 const SENTENCE: &str = "The watch that started it all is back in its next form, a decade later.";
 
+/// `drop_repeats` with the default minimum of words.
+fn drop(dom: &Dom, vis: &[bool], blocks: &pagelevel::blocks::Blocks, keep: &mut [bool]) -> usize {
+    drop_repeats(
+        dom,
+        vis,
+        blocks,
+        RuleOptions::default().min_repeat_words,
+        keep,
+    )
+}
+
 /// The page's text with every text node kept, after `drop_repeats`, and how many elements
 /// it dropped. `unkept` names text that is not kept to begin with (judged template).
 fn dedup_text(html: &str, unkept: &str) -> (String, usize) {
@@ -27,13 +38,7 @@ fn dedup_text(html: &str, unkept: &str) -> (String, usize) {
             dom.node(i).kind != Kind::Text || unkept.is_empty() || !dom.text(i).contains(unkept)
         })
         .collect();
-    let dropped = drop_repeats(
-        &dom,
-        &vis,
-        &blocks,
-        RuleOptions::default().min_repeat_words,
-        &mut keep,
-    );
+    let dropped = drop(&dom, &vis, &blocks, &mut keep);
     (render_text(&dom, &vis, &keep), dropped)
 }
 
@@ -191,16 +196,7 @@ fn a_million_deep_page_does_not_overflow() {
     let vis = dom::visibility(&dom);
     let blocks = segment(&dom, &vis);
     let mut keep = vec![true; dom.len()];
-    assert_eq!(
-        drop_repeats(
-            &dom,
-            &vis,
-            &blocks,
-            RuleOptions::default().min_repeat_words,
-            &mut keep
-        ),
-        1
-    );
+    assert_eq!(drop(&dom, &vis, &blocks, &mut keep), 1);
     let text = render_text(&dom, &vis, &keep);
     assert_eq!(text.matches(SENTENCE).count(), 1, "{text}");
     assert!(keep[5] && !keep[dom.len() - 1]);
@@ -279,16 +275,7 @@ fn comparisons_stay_linear_on_a_deep_chain_of_look_alikes() {
     let blocks = segment(&dom, &vis);
     let mut keep = vec![true; dom.len()];
     let start = std::time::Instant::now();
-    assert_eq!(
-        drop_repeats(
-            &dom,
-            &vis,
-            &blocks,
-            RuleOptions::default().min_repeat_words,
-            &mut keep
-        ),
-        0
-    );
+    assert_eq!(drop(&dom, &vis, &blocks, &mut keep), 0);
     assert!(keep.iter().all(|&k| k));
     // Generous: linear work here is a few milliseconds.
     assert!(start.elapsed().as_secs() < 20, "{:?}", start.elapsed());

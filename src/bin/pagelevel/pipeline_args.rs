@@ -394,14 +394,16 @@ pub fn load_model(path: Option<&std::path::Path>) -> anyhow::Result<Model> {
 impl PipelineArgs {
     /// The rules to run: all but those switched off.
     pub fn rule_set(&self) -> RuleSet {
-        let mut off = self.without_rule.clone();
-        if self.keep_repeats {
-            off.push(Rule::Repeats);
-        }
-        if self.keep_comments {
-            off.push(Rule::Comments);
-        }
-        off.into_iter().fold(RuleSet::ALL, RuleSet::without)
+        let shorthands = [
+            (self.keep_repeats, Rule::Repeats),
+            (self.keep_comments, Rule::Comments),
+        ];
+        let off = shorthands.into_iter().filter(|&(on, _)| on).map(|(_, r)| r);
+        self.without_rule
+            .iter()
+            .copied()
+            .chain(off)
+            .fold(RuleSet::ALL, RuleSet::without)
     }
 
     /// The model to use: the given file or the embedded one.
