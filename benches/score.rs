@@ -7,9 +7,9 @@
 use std::path::Path;
 
 use criterion::{criterion_group, criterion_main, Criterion};
-use pagelevel::classify::Model;
 use pagelevel::dom::Kind;
 use pagelevel::features::{self, FeatureOptions, PageFeatures};
+use pagelevel::model::Model;
 use pagelevel::{Limits, Page};
 
 /// Pages timed (the first ones of the manifest): enough for a stable mean, quick to prepare.

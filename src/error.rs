@@ -47,7 +47,7 @@ pub enum Error {
         offset: u64,
         /// What was wrong with the record.
         #[source]
-        source: crate::warc::WarcError,
+        source: WarcError,
     },
     /// The parsed document has more nodes than `Limits::max_nodes`.
     #[error("document has more than {limit} nodes (limit)")]
@@ -101,3 +101,72 @@ pub enum Error {
 
 /// Shorthand for results of this crate.
 pub type Result<T, E = Error> = std::result::Result<T, E>;
+
+/// Why a record could not be read.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum WarcError {
+    /// The gzip member holding the record is corrupt or ends early.
+    #[error("corrupt or truncated gzip member: {0}")]
+    Gzip(String),
+    /// A gzip member decodes to more than the size limit without a record in it.
+    #[error("gzip member decodes to more than {limit} bytes without a WARC record")]
+    MemberTooLarge {
+        /// The size limit in bytes.
+        limit: u64,
+    },
+    /// The file ends inside the record.
+    #[error("file ends inside the record ({read} of {declared} bytes)")]
+    Truncated {
+        /// The record's `Content-Length`.
+        declared: u64,
+        /// The bytes of its block the file holds.
+        read: u64,
+    },
+    /// The record's block does not end where its `Content-Length` says.
+    #[error("wrong Content-Length {declared}: {detail}")]
+    ContentLength {
+        /// The record's `Content-Length`.
+        declared: u64,
+        /// What follows the block instead of the record's end.
+        detail: String,
+    },
+    /// The record header is malformed (or the record is cut: the next one starts inside it).
+    #[error("bad WARC header: {0}")]
+    Header(String),
+    /// The record header does not end within [`MAX_HEADER_BYTES`](crate::input::warc::MAX_HEADER_BYTES).
+    #[error("WARC header over {limit} bytes")]
+    HeaderTooLong {
+        /// The limit in bytes.
+        limit: usize,
+    },
+    /// A `response` record whose payload is not an HTTP response.
+    #[error("response payload is not HTTP: {0}")]
+    NotHttp(String),
+    /// The HTTP header does not end within [`MAX_HTTP_HEADER_BYTES`](crate::input::warc::MAX_HTTP_HEADER_BYTES).
+    #[error("HTTP header over {limit} bytes")]
+    HttpHeaderTooLong {
+        /// The limit in bytes.
+        limit: usize,
+    },
+    /// The HTTP body's `Content-Encoding` cannot be undone.
+    #[error("{0}")]
+    ContentEncoding(String),
+    /// The record is larger than the limit.
+    #[error("record of {size} bytes is over the limit of {limit} bytes")]
+    TooLarge {
+        /// The record's size in bytes (at least).
+        size: u64,
+        /// The limit in bytes.
+        limit: u64,
+    },
+    /// Bytes between records that are not a record ([`Item::Junk`](crate::input::warc::Item::Junk)).
+    #[error("{len} bytes that are not a WARC record, skipped to the next version line")]
+    Junk {
+        /// How many bytes were skipped.
+        len: u64,
+    },
+    /// The file could not be read.
+    #[error("cannot read: {0}")]
+    Io(#[from] std::io::Error),
+}

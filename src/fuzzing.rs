@@ -4,7 +4,7 @@
 //! returns normally on any input; a panic (a failed invariant below, an index out of bounds,
 //! an overflow in a debug build) is the bug the fuzzer looks for.
 
-use crate::classify::Model;
+use crate::model::Model;
 use crate::pipeline::{run_bytes, Options};
 use crate::Limits;
 
@@ -108,18 +108,18 @@ pub const WARC_LIMITS: Limits = Limits {
 /// goes backwards, if a plain file's bad record or junk span overlaps the next item or runs
 /// past the end, or if a page's body is over the limit.
 pub fn warc(data: &[u8]) -> std::io::Result<(usize, usize)> {
-    let seekable = crate::warc::WarcReader::new(std::io::Cursor::new(data), &WARC_LIMITS)?;
+    let seekable = crate::input::warc::WarcReader::new(std::io::Cursor::new(data), &WARC_LIMITS)?;
     let counts = check_items(seekable, data);
-    let stream = crate::warc::WarcReader::from_stream(data, &WARC_LIMITS)?;
+    let stream = crate::input::warc::WarcReader::from_stream(data, &WARC_LIMITS)?;
     check_items(stream, data);
     Ok(counts)
 }
 
 fn check_items<R: std::io::Read>(
-    reader: crate::warc::WarcReader<R>,
+    reader: crate::input::warc::WarcReader<R>,
     data: &[u8],
 ) -> (usize, usize) {
-    use crate::warc::Item;
+    use crate::input::warc::Item;
     let gzip = data.starts_with(&[0x1f, 0x8b]);
     let size = data.len() as u64;
     let (mut pages, mut bad, mut last) = (0usize, 0usize, 0u64);
@@ -165,9 +165,9 @@ fn check_items<R: std::io::Read>(
 ///
 /// Returns the two renderings' lengths; panics if one grows faster than the input (more than
 /// 16 bytes out per byte in, plus a constant: every line repeats at most
-/// [`crate::render::MAX_PREFIX_BYTES`] of indentation) or if the HTML leaves a tag unbalanced.
+/// [`crate::output::render::MAX_PREFIX_BYTES`] of indentation) or if the HTML leaves a tag unbalanced.
 pub fn render(data: &[u8]) -> crate::Result<(usize, usize)> {
-    use crate::render::{render, Format};
+    use crate::output::render::{render, Format};
     let page =
         crate::Page::from_bytes(&[&b"<p>"[..], data].concat(), None, None, &PIPELINE_LIMITS)?;
     let dom = &page.dom;
@@ -217,14 +217,14 @@ pub fn view(data: &[u8]) -> crate::Result<usize> {
     let a = crate::pipeline::analyze(page, Model::embedded(), &Options::default());
     let mut total = 0;
     for allow_remote in [false, true] {
-        let opts = crate::view::ViewOptions {
+        let opts = crate::output::view::ViewOptions {
             label: "fuzz".to_owned(),
             allow_remote,
             page_styles: data.len().is_multiple_of(2),
             boxes_overlay: allow_remote,
-            ..crate::view::ViewOptions::default()
+            ..crate::output::view::ViewOptions::default()
         };
-        let html = crate::view::render(&a, &opts).expect("view renders every page");
+        let html = crate::output::view::render(&a, &opts).expect("view renders every page");
         assert_inert(&html, allow_remote);
         total += html.len();
     }
@@ -385,12 +385,12 @@ pub fn assert_inert(html: &str, allow_remote: bool) {
                 }
                 match an.as_str() {
                     "href" if el == "a" || el == "area" => {
-                        assert!(!crate::view::sanitize::scriptish_url(v), "href={v:?}");
+                        assert!(!crate::output::view::urls::scriptish_url(v), "href={v:?}");
                     }
                     "href" if el == "link" => {}
                     "href" if svg && el == "image" => assert_load(v, allow_remote, "href"),
                     "href" => assert!(
-                        crate::view::sanitize::clean_url(v).starts_with('#'),
+                        crate::output::view::urls::clean_url(v).starts_with('#'),
                         "href={v:?} on <{el}> in the view"
                     ),
                     "src" | "poster" | "background" => assert_load(v, allow_remote, &an),
@@ -425,7 +425,7 @@ pub fn assert_inert(html: &str, allow_remote: bool) {
 /// Whether `u`, read as a browser reads a URL, is absolute `http(s)`.
 fn is_http(u: &str) -> bool {
     matches!(
-        crate::view::sanitize::scheme(&crate::view::sanitize::clean_url(u)).as_deref(),
+        crate::output::view::urls::scheme(&crate::output::view::urls::clean_url(u)).as_deref(),
         Some("http" | "https")
     )
 }
@@ -453,13 +453,13 @@ fn css_walk<'i>(
 ) -> Result<(), cssparser::ParseError<'i, ()>> {
     use cssparser::Token;
     assert!(
-        depth <= crate::view::css::MAX_CSS_DEPTH + 28,
+        depth <= crate::output::view::css::MAX_CSS_DEPTH + 28,
         "CSS nested {depth} deep in the view"
     );
     let url_ok = |u: &str| {
-        let u = crate::view::sanitize::clean_url(u);
+        let u = crate::output::view::urls::clean_url(u);
         assert!(
-            !crate::view::sanitize::scriptish_url(&u)
+            !crate::output::view::urls::scriptish_url(&u)
                 || u.to_ascii_lowercase().starts_with("data:"),
             "CSS url({u:?}) in the view"
         );

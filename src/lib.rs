@@ -5,9 +5,9 @@
 //! gives the main text, the main content as Markdown or HTML, and the segments:
 //!
 //! ```
-//! use pagelevel::classify::Model;
+//! use pagelevel::model::Model;
 //! use pagelevel::pipeline::{run_bytes, Options};
-//! use pagelevel::render::Format;
+//! use pagelevel::output::render::Format;
 //! use pagelevel::Limits;
 //!
 //! let para = "The river town rebuilt its old stone bridge this summer, and the engineers \
@@ -44,42 +44,28 @@
 
 #![deny(missing_docs)]
 
-pub mod align;
-pub mod blocks;
-pub mod boost;
 pub mod config;
 pub mod decode;
 pub mod dedup;
 pub mod dom;
 pub mod error;
-pub mod evaluate;
-pub mod extract;
+pub mod eval;
 pub mod features;
 #[doc(hidden)]
 pub mod fuzzing;
 pub mod geometry;
 pub mod input;
-pub mod label;
-pub mod manifest;
-pub mod math;
-pub mod metrics;
+pub mod model;
+pub mod output;
 pub mod page;
-pub mod render;
+pub mod pipeline;
 pub mod rules;
+pub mod segment;
 pub mod site;
-pub mod sniff;
-pub mod stack;
-pub mod structured;
 pub mod text;
-pub mod threshold;
+pub mod train;
 pub mod url;
-pub mod warc;
 
 pub use config::Limits;
 pub use error::{Error, Result};
 pub use page::{Page, Spans};
-pub mod classify;
-pub mod pipeline;
-pub mod segment;
-pub mod train;
-pub mod view;

@@ -63,7 +63,7 @@ impl Page {
 
     /// Like [`Page::from_bytes_within`], with source spans when `spans` is [`Spans::Keep`].
     /// Bytes a browser would not render as HTML or text (an image, a PDF, binary data:
-    /// [`crate::sniff::binary_kind`]) are [`crate::Error::NotHtml`].
+    /// [`crate::decode::sniff::binary_kind`]) are [`crate::Error::NotHtml`].
     pub fn from_bytes_with(
         bytes: &[u8],
         url: Option<&str>,
@@ -79,7 +79,7 @@ impl Page {
                 limit: limits.max_input_bytes,
             });
         }
-        if let Some(kind) = crate::sniff::binary_kind(bytes) {
+        if let Some(kind) = crate::decode::sniff::binary_kind(bytes) {
             return Err(crate::Error::NotHtml { kind });
         }
         let mut decoded = decode_for_url(bytes, charset, url);

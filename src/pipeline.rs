@@ -1,10 +1,9 @@
-//! The whole PageLevel pipeline for one page: features → classifier → smoothing → text.
+//! The analysis of one page: features → model → smoothing → rules, into an [`Analysis`];
+//! [`crate::output`] writes it out.
 
-use crate::classify::Model;
 use crate::config::Deadline;
-use crate::extract::render_text;
 use crate::features::{self, FeatureOptions, PageFeatures};
-use crate::render::{render, Format};
+use crate::model::Model;
 use crate::rules::{RuleOptions, RuleSet};
 use crate::segment::{segment, SegmentOptions, Segmentation};
 use crate::{Limits, Page, Result};
@@ -126,59 +125,9 @@ impl Analysis {
         }
     }
 
-    /// The segments as `pagelevel segment` prints them (and Python's `segment` returns): per
-    /// segment its `id`, `path` (abbreviated past [`crate::dom::PATH_MAX_STEPS`] steps), `tag`,
-    /// source `span` (null when unknown), estimated `box`, smoothed `score`, `template` flag,
-    /// `words` and enclosing segment `parent`. O(n + segments).
-    pub fn segments_json(&self) -> serde_json::Value {
-        let dom = &self.page.dom;
-        let segments = &self.segmentation.segments;
-        let roots: Vec<usize> = segments.iter().map(|s| s.node).collect();
-        let paths = dom.short_paths_of(&roots);
-        let rows = segments
-            .iter()
-            .zip(paths)
-            .enumerate()
-            .map(|(k, (s, path))| {
-                let node = dom.node(s.node);
-                let r = self.features.layout.rects[s.node];
-                let span = node
-                    .span
-                    .is_known()
-                    .then_some([node.span.start, node.span.end]);
-                serde_json::json!({
-                    "id": k,
-                    "path": path,
-                    "tag": dom.tag_name(s.node),
-                    "span": span,
-                    "box": {"x": r.x, "y": r.y, "w": r.w, "h": r.h},
-                    "score": (s.score as f64 * 1e4).round() / 1e4,
-                    "template": s.template,
-                    "words": s.words,
-                    "parent": s.parent,
-                })
-            })
-            .collect();
-        serde_json::Value::Array(rows)
-    }
-
     /// Per node, whether the model keeps its text: inside `<body>` and not template (before the
     /// rules, see [`crate::rules::model_mask`]).
     pub fn content_mask(&self) -> Vec<bool> {
         crate::rules::model_mask(&self.segmentation)
-    }
-
-    /// The main text: the visible text the model and the rules keep ([`Analysis::keep`]), in
-    /// document order, one block per line. See [`crate::rules`] for what the rules drop and
-    /// keep (comment threads, chrome, repeated passages, and the fallbacks of a page where
-    /// the model keeps nothing). O(n + text).
-    pub fn main_text(&self) -> String {
-        render_text(&self.page.dom, &self.features.visible, &self.keep)
-    }
-
-    /// The main content (the nodes [`Analysis::main_text`] keeps) as Markdown or minimal
-    /// HTML, see [`crate::render`].
-    pub fn main_rendered(&self, format: Format) -> String {
-        render(&self.page.dom, &self.features.visible, &self.keep, format)
     }
 }

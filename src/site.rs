@@ -19,9 +19,9 @@ use rayon::prelude::*;
 use sitelevel::{hash_page, NodeView, PageTree, SiteLevel, SiteLevelOptions};
 
 use crate::dom::{visibility, Dom, Kind};
-use crate::extract::render_text;
-use crate::manifest::{Entry, Manifest};
-use crate::metrics::{prf_of_bags, Bag, Prf};
+use crate::eval::metrics::{prf_of_bags, Bag, Prf};
+use crate::input::manifest::{Entry, Manifest};
+use crate::output::text::render_text;
 use crate::{Error, Limits, Page, Result};
 
 /// A [`Dom`] seen as a SiteLevel [`PageTree`]. Own bytes are computed once when it is built
@@ -407,7 +407,7 @@ pub fn for_each_reported(dom: &Dom, f: impl FnMut(usize, &str)) {
 }
 
 /// Word-level agreement of a page's labels with its gold main text, from bags (multisets) of
-/// lowercase words ([`crate::metrics::Bag`]): G the gold text, A the page's visible text, T the
+/// lowercase words ([`crate::eval::metrics::Bag`]): G the gold text, A the page's visible text, T the
 /// visible text inside template nodes and K = A − T the text kept.
 ///
 /// Bags do not say *where* a word occurs, so "gold words inside template text" can be counted

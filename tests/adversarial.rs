@@ -10,7 +10,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
-use pagelevel::classify::Model;
+use pagelevel::model::Model;
 use pagelevel::pipeline::{run_bytes, Analysis, Options};
 use pagelevel::{Error, Limits};
 
@@ -379,11 +379,16 @@ fn deep_lists_give_markdown_linear_in_the_input() {
     // Every node kept, so that the renderer, not the classifier, decides.
     let keep = vec![true; dom.len()];
     let visible = pagelevel::dom::visibility(dom);
-    let md = pagelevel::render::render(dom, &visible, &keep, pagelevel::render::Format::Markdown);
+    let md = pagelevel::output::render::render(
+        dom,
+        &visible,
+        &keep,
+        pagelevel::output::render::Format::Markdown,
+    );
     assert!(md.contains("item 0") && md.contains("item 11999"));
     let longest = md.lines().map(str::len).max().unwrap();
     assert!(
-        longest <= pagelevel::render::MAX_PREFIX_BYTES + 20,
+        longest <= pagelevel::output::render::MAX_PREFIX_BYTES + 20,
         "{longest}"
     );
     assert!(md.len() < 4 * html.len(), "{} bytes", md.len());

@@ -7,8 +7,10 @@ mod common;
 use std::collections::HashMap;
 use std::time::Instant;
 
-use pagelevel::blocks::{content_share, neighbours, segment, Block, BlockClassifier, Blocks};
 use pagelevel::dom::{self, Dom, Kind, Tag, NONE};
+use pagelevel::features::blocks::{
+    content_share, neighbours, segment, Block, BlockClassifier, Blocks,
+};
 use pagelevel::Limits;
 use rayon::prelude::*;
 

@@ -7,11 +7,11 @@
 mod common;
 
 use pagelevel::dom::Kind;
-use pagelevel::extract::render_text;
 use pagelevel::features::{self, FeatureOptions};
+use pagelevel::output::text::render_text;
 use pagelevel::pipeline::Options;
 use pagelevel::rules::bypass::{drop_bypassed, is_skip_text, main_start, recover_main};
-use pagelevel::rules::RuleOptions;
+use pagelevel::rules::{Context, RuleOptions};
 use pagelevel::{Limits, Page};
 
 /// `n` distinct words `w0 w1 …`.
@@ -39,6 +39,16 @@ fn start_id(html: &str) -> Option<String> {
         .map(|i| dom.attr(i, "id").unwrap_or(dom.tag_name(i)).to_string())
 }
 
+/// The rules' context of a page: every node scored, the default limits.
+fn context<'a>(
+    dom: &'a pagelevel::dom::Dom,
+    pf: &'a pagelevel::features::PageFeatures,
+    y: &'a [f32],
+    opts: &'a RuleOptions,
+) -> Context<'a> {
+    Context::new(dom, &pf.visible, &pf.counts, &pf.groups_in, y, opts)
+}
+
 /// The page's visible text after `drop_bypassed` from every text node kept, and how many kept
 /// text nodes were cleared.
 fn bypassed(html: &str) -> (String, usize) {
@@ -47,15 +57,11 @@ fn bypassed(html: &str) -> (String, usize) {
     let pf = features::compute(dom, None, &FeatureOptions::default());
     let mut keep = vec![true; dom.len()];
     let cleared = match main_start(dom, pf.main_landmark) {
-        Some(start) => drop_bypassed(
-            dom,
-            &pf.visible,
-            &pf.counts,
-            start,
-            pf.title_heading,
-            &RuleOptions::default(),
-            &mut keep,
-        ),
+        Some(start) => {
+            let (y, opts) = (vec![0.0; dom.len()], RuleOptions::default());
+            let cx = context(dom, &pf, &y, &opts);
+            drop_bypassed(&cx, start, pf.title_heading, &mut keep)
+        }
         None => 0,
     };
     (render_text(dom, &pf.visible, &keep), cleared)
@@ -193,15 +199,8 @@ fn too_little_kept_after_the_start_drops_nothing() {
     let mut keep: Vec<bool> = (0..dom.len())
         .map(|i| dom.node(i).kind != Kind::Text || i < start)
         .collect();
-    let cleared = drop_bypassed(
-        dom,
-        &pf.visible,
-        &pf.counts,
-        start,
-        None,
-        &RuleOptions::default(),
-        &mut keep,
-    );
+    let (y, opts) = (vec![0.0; dom.len()], RuleOptions::default());
+    let cleared = drop_bypassed(&context(dom, &pf, &y, &opts), start, None, &mut keep);
     assert_eq!(cleared, 0);
 }
 
@@ -258,15 +257,10 @@ fn recovered(html: &str, kept: impl Fn(&str) -> bool) -> (String, usize) {
         .map(|i| dom.node(i).kind != Kind::Text || kept(dom.text(i)))
         .collect();
     let set = match main_start(dom, pf.main_landmark) {
-        Some(start) => recover_main(
-            dom,
-            &pf.visible,
-            &pf.counts,
-            |_| true,
-            start,
-            &RuleOptions::default(),
-            &mut keep,
-        ),
+        Some(start) => {
+            let (y, opts) = (vec![0.0; dom.len()], RuleOptions::default());
+            recover_main(&context(dom, &pf, &y, &opts), start, &mut keep)
+        }
         None => 0,
     };
     (render_text(dom, &pf.visible, &keep), set)

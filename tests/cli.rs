@@ -340,7 +340,7 @@ fn train_lr_is_deterministic() {
     let a = train("a.json");
     let b = train("b.json");
     assert_eq!(a, b);
-    let m = pagelevel::classify::Model::from_json(&a).unwrap();
+    let m = pagelevel::model::Model::from_json(&a).unwrap();
     assert_eq!(m.buckets.len(), 4);
     assert!(m.boost.is_none());
     std::fs::remove_dir_all(&dir).ok();
@@ -375,7 +375,7 @@ fn train_context_features_without_some() {
     );
     let json = std::fs::read_to_string(&out).unwrap();
     std::fs::remove_file(&out).ok();
-    let m = pagelevel::classify::Model::from_json(&json).unwrap();
+    let m = pagelevel::model::Model::from_json(&json).unwrap();
     let names = pagelevel::features::NAMES;
     assert_eq!(m.features.len(), names.len() - 2);
     assert!(m.features.iter().any(|n| n == "main_region_share"));
@@ -401,14 +401,14 @@ fn train_reproduces_the_embedded_model() {
     let out = std::env::temp_dir().join(format!("pagelevel-model-{}.json", std::process::id()));
     let trained = train_model(&["-j", "2", "train"], &data, &out);
     std::fs::remove_file(&out).ok();
-    let embedded = pagelevel::classify::EMBEDDED_JSON;
+    let embedded = pagelevel::model::EMBEDDED_JSON;
     assert!(
         trained == embedded,
         "retrained model differs from data/model.json ({} vs {} bytes); retrain with `pagelevel train`",
         trained.len(),
         embedded.len()
     );
-    assert!(pagelevel::classify::Model::embedded().boost.is_some());
+    assert!(pagelevel::model::Model::embedded().boost.is_some());
 }
 
 #[test]
@@ -518,16 +518,16 @@ fn threshold_model_flag_needs_a_threshold_part_and_uses_it() {
     assert!(!out.status.success());
     assert!(String::from_utf8_lossy(&out.stderr).contains("no threshold part"));
     // A model whose tree is one leaf at 0.9 extracts what --threshold 0.9 does.
-    let mut model = pagelevel::classify::Model::embedded().clone();
-    model.version = pagelevel::classify::VERSION;
-    model.threshold = Some(pagelevel::threshold::ThresholdModel {
-        version: pagelevel::threshold::THRESHOLD_VERSION,
-        features: pagelevel::threshold::SUMMARY_NAMES
+    let mut model = pagelevel::model::Model::embedded().clone();
+    model.version = pagelevel::model::VERSION;
+    model.threshold = Some(pagelevel::model::threshold::ThresholdModel {
+        version: pagelevel::model::threshold::THRESHOLD_VERSION,
+        features: pagelevel::model::threshold::SUMMARY_NAMES
             .iter()
             .map(|s| s.to_string())
             .collect(),
         grid: vec![0.9],
-        nodes: vec![pagelevel::threshold::Node::Leaf { threshold: 0.9 }],
+        nodes: vec![pagelevel::model::threshold::Node::Leaf { threshold: 0.9 }],
         provenance: String::new(),
     });
     let path = std::env::temp_dir().join(format!(
@@ -581,8 +581,8 @@ fn train_stacked_is_deterministic() {
     let (a, path) = train("1", "a.json");
     let (b, _) = train("2", "b.json");
     assert_eq!(a, b);
-    let m = pagelevel::classify::Model::from_json(&a).unwrap();
-    assert_eq!(m.version, pagelevel::classify::VERSION);
+    let m = pagelevel::model::Model::from_json(&a).unwrap();
+    assert_eq!(m.version, pagelevel::model::VERSION);
     let s2 = m.stage2.as_ref().expect("a second stage");
     assert_eq!(s2.forest.trees(), 4);
     assert!(s2.features.iter().any(|n| n == "s1_parent"));

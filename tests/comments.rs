@@ -7,15 +7,17 @@
 
 mod common;
 
-use pagelevel::classify::Model;
 use pagelevel::dom::{Dom, Kind};
-use pagelevel::extract::render_text;
-use pagelevel::features::{self, FeatureOptions, PageFeatures};
-use pagelevel::pipeline::{analyze, Options};
-use pagelevel::rules::comments::{
-    drop_regions, keep_replies, only_chrome, Regions, ASIDE_LANDMARK_BIT, COMMENT_GROUP_BIT,
-    GALLERY_GROUP_BIT, INLINE_CHROME_BITS, PAGE_LANDMARK_BIT, RELATED_GROUP_BIT,
+use pagelevel::features::names::{
+    ASIDE_LANDMARK_BIT, COMMENT_GROUP_BIT, GALLERY_GROUP_BIT, INLINE_CHROME_BITS,
+    PAGE_LANDMARK_BIT, RELATED_GROUP_BIT,
 };
+use pagelevel::features::{self, FeatureOptions, PageFeatures};
+use pagelevel::model::Model;
+use pagelevel::output::text::render_text;
+use pagelevel::pipeline::{analyze, Options};
+use pagelevel::rules::comments::{drop_regions, keep_replies, only_chrome};
+use pagelevel::rules::Context;
 use pagelevel::rules::{Rule, RuleOptions, RuleSet};
 use pagelevel::{Limits, Page};
 
@@ -34,12 +36,12 @@ fn words(prefix: &str, n: usize) -> String {
         .join(" ")
 }
 
-/// Runs `f` on the parsed `bytes`, their features, their regions and keep flags: every node
-/// kept but the text nodes for which `kept` fails.
+/// Runs `f` on the parsed `bytes`, their features, the rules' context (every node scored, the
+/// default limits) and keep flags: every node kept but the text nodes for which `kept` fails.
 fn on_page<R>(
     bytes: &[u8],
     kept: impl Fn(&Dom, &PageFeatures, usize) -> bool,
-    f: impl FnOnce(&Dom, &PageFeatures, &Regions, Vec<bool>) -> R,
+    f: impl FnOnce(&Dom, &PageFeatures, &Context, Vec<bool>) -> R,
 ) -> R {
     let page = Page::from_bytes(bytes, None, None, &Limits::default()).unwrap();
     let dom = &page.dom;
@@ -47,7 +49,9 @@ fn on_page<R>(
     let keep = (0..dom.len())
         .map(|i| dom.node(i).kind != Kind::Text || kept(dom, &pf, i))
         .collect();
-    f(dom, &pf, &Regions::new(dom, &pf.groups_in), keep)
+    let (y, opts) = (vec![0.0f32; dom.len()], RuleOptions::default());
+    let cx = Context::new(dom, &pf.visible, &pf.counts, &pf.groups_in, &y, &opts);
+    f(dom, &pf, &cx, keep)
 }
 
 /// Whether text node `i` is kept when the text nodes containing `unkept` are not.
@@ -61,17 +65,8 @@ fn dropped_bits(html: &str, unkept: &str, bits: u32) -> (String, bool) {
     on_page(
         html.as_bytes(),
         not_containing(unkept),
-        |dom, pf, regions, mut keep| {
-            let passes = [(bits, None)];
-            let cleared = drop_regions(
-                dom,
-                &pf.visible,
-                &pf.counts,
-                regions,
-                &passes,
-                &RuleOptions::default(),
-                &mut keep,
-            );
+        |dom, pf, cx, mut keep| {
+            let cleared = drop_regions(cx, &[(bits, None)], &mut keep);
             (render_text(dom, &pf.visible, &keep), cleared > 0)
         },
     )
@@ -526,20 +521,10 @@ fn replies_on(
     kept: impl Fn(&Dom, &PageFeatures, usize) -> bool,
     is_main: impl Fn(&Dom, usize) -> bool,
 ) -> (bool, String, String) {
-    on_page(bytes, kept, |dom, pf, regions, mut keep| {
+    on_page(bytes, kept, |dom, pf, cx, mut keep| {
         let main = (0..dom.len()).find(|&i| is_main(dom, i)).unwrap();
         let before = render_text(dom, &pf.visible, &keep);
-        let (v, c) = (&pf.visible, &pf.counts);
-        let thread = keep_replies(
-            dom,
-            v,
-            c,
-            regions,
-            |_| true,
-            main,
-            &RuleOptions::default(),
-            &mut keep,
-        );
+        let thread = keep_replies(cx, main, &mut keep);
         (thread, before, render_text(dom, &pf.visible, &keep))
     })
 }
@@ -660,20 +645,9 @@ fn related_links_leave_an_article_but_its_rest_stays() {
 
 /// [`only_chrome`] on `html` with every text node kept but those containing `unkept`.
 fn chrome_only(html: &str, unkept: &str) -> bool {
-    on_page(
-        html.as_bytes(),
-        not_containing(unkept),
-        |dom, pf, regions, keep| {
-            only_chrome(
-                dom,
-                &pf.visible,
-                &pf.counts,
-                regions,
-                &RuleOptions::default(),
-                &keep,
-            )
-        },
-    )
+    on_page(html.as_bytes(), not_containing(unkept), |_, _, cx, keep| {
+        only_chrome(cx, &keep)
+    })
 }
 
 #[test]

@@ -11,7 +11,7 @@ use pagelevel::dedup::{
     MIN_MATCHES, SKETCH_SIZE,
 };
 use pagelevel::dom::visibility;
-use pagelevel::extract::render_text;
+use pagelevel::output::text::render_text;
 use pagelevel::pipeline::{analyze, Options};
 use pagelevel::{Limits, Page};
 
@@ -169,12 +169,7 @@ fn full_text(p: &Page) -> String {
 }
 
 fn main_text(p: Page) -> String {
-    analyze(
-        p,
-        pagelevel::classify::Model::embedded(),
-        &Options::default(),
-    )
-    .main_text()
+    analyze(p, pagelevel::model::Model::embedded(), &Options::default()).main_text()
 }
 
 #[test]

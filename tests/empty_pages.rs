@@ -4,7 +4,7 @@
 
 mod common;
 
-use pagelevel::classify::Model;
+use pagelevel::model::Model;
 use pagelevel::pipeline::{analyze, Analysis, Options};
 use pagelevel::{Limits, Page};
 

@@ -5,13 +5,13 @@
 use std::path::PathBuf;
 use std::process::Command;
 
-use pagelevel::classify::Model;
 use pagelevel::dom::{parse, visibility, Dom, Kind};
-use pagelevel::evaluate::{
+use pagelevel::eval::{
     adjusted_rand_index, evaluate_annotated, merged_clusters, segmentation_ari, span_classes,
     template_counts, truth_from_gold, Confusion, Contingency,
 };
-use pagelevel::manifest::shared_data;
+use pagelevel::input::manifest::shared_data;
+use pagelevel::model::Model;
 use pagelevel::pipeline::Options;
 use pagelevel::segment::{Segment, Segmentation};
 use pagelevel::{Limits, Page};

@@ -255,7 +255,7 @@ fn spans_change_nothing_but_spans() {
     };
     use pagelevel::config::Deadline;
     use pagelevel::pipeline::{analyze, Options};
-    let (limits, model) = (Limits::default(), pagelevel::classify::Model::embedded());
+    let (limits, model) = (Limits::default(), pagelevel::model::Model::embedded());
     let mut pages = 0;
     for set in ["wcxb-dev", "readability"] {
         let m = common::manifest(&data, set);

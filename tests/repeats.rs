@@ -5,10 +5,10 @@
 
 mod common;
 
-use pagelevel::blocks::segment;
-use pagelevel::classify::Model;
 use pagelevel::dom::{self, Dom, Kind, Tag, NONE};
-use pagelevel::extract::render_text;
+use pagelevel::features::blocks::segment;
+use pagelevel::model::Model;
+use pagelevel::output::text::render_text;
 use pagelevel::pipeline::{analyze, Options};
 use pagelevel::rules::repeats::drop_repeats;
 use pagelevel::rules::{Rule, RuleOptions, RuleSet};
@@ -17,7 +17,12 @@ use pagelevel::{Limits, Page};
 const SENTENCE: &str = "The watch that started it all is back in its next form, a decade later.";
 
 /// `drop_repeats` with the default minimum of words.
-fn drop(dom: &Dom, vis: &[bool], blocks: &pagelevel::blocks::Blocks, keep: &mut [bool]) -> usize {
+fn drop(
+    dom: &Dom,
+    vis: &[bool],
+    blocks: &pagelevel::features::blocks::Blocks,
+    keep: &mut [bool],
+) -> usize {
     drop_repeats(
         dom,
         vis,

@@ -4,7 +4,7 @@
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use pagelevel::manifest::shared_data;
+use pagelevel::input::manifest::shared_data;
 use pagelevel::site::{
     self, check_gold, for_each_reported, group_manifest, group_site_dir, run_site, GoldCheck,
     Outcome, RunOptions, SiteGroup, SitePage,
@@ -247,7 +247,7 @@ fn sites_against_gold() {
         );
         return;
     }
-    let manifest = pagelevel::manifest::Manifest::load(&manifest_path, None).unwrap();
+    let manifest = pagelevel::input::manifest::Manifest::load(&manifest_path, None).unwrap();
     let groups = group_manifest(&manifest);
     let options = RunOptions::default();
     let mut all = Totals::default();

@@ -1,11 +1,11 @@
 //! Stacking: the stacked features on a tree and a page worked out by hand, a stacked model's
 //! file part and its scores.
 
-use pagelevel::classify::{Model, VERSION, VERSION_WITHOUT_THRESHOLD};
 use pagelevel::features::{self, FeatureOptions};
-use pagelevel::math::sigmoid;
+use pagelevel::model::math::sigmoid;
+use pagelevel::model::stack::{features as stacked, s, Stage2, Tree, STACK_COUNT, STACK_NAMES};
+use pagelevel::model::{Model, VERSION, VERSION_WITHOUT_THRESHOLD};
 use pagelevel::segment::{scored_mask, DEFAULT_MIN_AREA};
-use pagelevel::stack::{features as stacked, s, Stage2, Tree, STACK_COUNT, STACK_NAMES};
 use pagelevel::{Limits, Page};
 use smoothing::NO_PARENT;
 

@@ -1,14 +1,14 @@
 //! The learned page-level threshold: page summaries and tree fitting on hand-worked cases,
 //! the model file's optional threshold part, and the pipeline on small pages written here.
 
-use pagelevel::classify::{Model, VERSION, VERSION_THRESHOLD, VERSION_WITHOUT_THRESHOLD};
 use pagelevel::dom::Kind;
 use pagelevel::features::{self, FeatureOptions};
-use pagelevel::pipeline::{analyze, Options};
-use pagelevel::threshold::{
+use pagelevel::model::threshold::{
     fit, FitParams, Node, PageSummary, ThresholdModel, TrainPage, SUMMARIES, SUMMARY_NAMES,
     THRESHOLD_VERSION,
 };
+use pagelevel::model::{Model, VERSION, VERSION_THRESHOLD, VERSION_WITHOUT_THRESHOLD};
+use pagelevel::pipeline::{analyze, Options};
 use pagelevel::{Limits, Page};
 
 fn page(html: &str) -> Page {
@@ -95,7 +95,8 @@ fn the_block_content_share_is_the_pages() {
     let words = "word ".repeat(80);
     let p = page(&format!("<html><body><p>{words}.</p></body></html>"));
     let pf = features::compute(&p.dom, None, &FeatureOptions::default());
-    let share = pagelevel::blocks::content_share(&p.dom, &pf.blocks, &pf.block_content)[0];
+    let share =
+        pagelevel::features::blocks::content_share(&p.dom, &pf.blocks, &pf.block_content)[0];
     assert!(share > 0.5, "{share}");
     let s = PageSummary::of(&p.dom, &pf, &vec![f32::NAN; p.dom.len()]);
     assert!((s.block_content_share - share).abs() < EPS, "{s:?}");

@@ -5,10 +5,10 @@
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use pagelevel::classify::Model;
 use pagelevel::dom::{self, Kind};
+use pagelevel::model::Model;
+use pagelevel::output::view::{render, ViewOptions};
 use pagelevel::pipeline::{analyze, Analysis, Options};
-use pagelevel::view::{render, ViewOptions};
 use pagelevel::{Limits, Page};
 
 const EXAMPLES: [&str; 3] = ["news-article", "product-listing", "forum-thread"];

@@ -5,8 +5,8 @@
 //! `segment` returns the `segments` of `pagelevel segment`, `SiteLevel.labels` the lines of
 //! `pagelevel sitelevel`, `SiteLevel.texts` those of `pagelevel sitelevel --extract`.
 
-use pagelevel::classify::Model;
 use pagelevel::config::Deadline;
+use pagelevel::model::Model;
 use std::borrow::Cow;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{mpsc, Arc};
@@ -46,12 +46,12 @@ const FORMATS: &[(&str, Render)] = &[
 
 /// The main content as Markdown (`pagelevel extract --format markdown` without its separator line).
 fn render_markdown(a: &Analysis) -> String {
-    a.main_rendered(pagelevel::render::Format::Markdown)
+    a.main_rendered(pagelevel::output::render::Format::Markdown)
 }
 
 /// The main content as minimal HTML (`pagelevel extract --format html` without its separator line).
 fn render_html(a: &Analysis) -> String {
-    a.main_rendered(pagelevel::render::Format::Html)
+    a.main_rendered(pagelevel::output::render::Format::Html)
 }
 
 /// `{"url": …, "text": …}` as one JSON object (the line `pagelevel extract` prints, with the

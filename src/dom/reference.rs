@@ -6,17 +6,18 @@
 use html5ever::tendril::TendrilSink as _;
 use markup5ever_rcdom::{Handle, NodeData, RcDom};
 
-use super::{attrs_source_bytes, keep_attr, Builder, Dom, Kind, Tag, NONE};
+use super::tree::{attrs_source_bytes, keep_attr, parse_opts, Builder, Dom, Kind, NONE};
+use super::Tag;
 
 /// Parses with html5ever into rcdom, then converts (no source spans).
 pub fn parse_rcdom(html: &str) -> Dom {
-    let dom = html5ever::parse_document(RcDom::default(), super::parse_opts()).one(html);
+    let dom = html5ever::parse_document(RcDom::default(), parse_opts()).one(html);
     from_rcdom(&dom, html.len())
 }
 
 /// Parses into rcdom only (for timing the reference parse).
 pub fn parse_rcdom_only(html: &str) -> RcDom {
-    html5ever::parse_document(RcDom::default(), super::parse_opts()).one(html)
+    html5ever::parse_document(RcDom::default(), parse_opts()).one(html)
 }
 
 /// Converts an rcdom tree into the arena with an explicit stack (no recursion).

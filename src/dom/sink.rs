@@ -19,9 +19,10 @@ use html5ever::tree_builder::{TreeBuilder, TreeBuilderOpts};
 use html5ever::TokenizerResult;
 use html5ever::{ns, Attribute, LocalName, Namespace, QualName};
 
-use super::{
+use super::tag::Tag;
+use super::tree::{
     attrs_source_bytes, comment_markup_bytes, element_markup_bytes, keep_attr, Builder, Dom, Kind,
-    Span, Tag, NONE,
+    Span, NONE,
 };
 use crate::config::Deadline;
 use crate::{Error, Limits, Result};

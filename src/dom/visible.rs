@@ -1,6 +1,7 @@
 //! Which nodes a reader sees. One top-down pass, O(n).
 
-use super::{Dom, Kind, Tag};
+use super::tag::Tag;
+use super::tree::{Dom, Kind};
 
 /// Per node, whether a reader sees it.
 ///

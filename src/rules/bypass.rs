@@ -13,61 +13,15 @@
 //! teasers, which look like template to every feature), [`recover_main`] keeps the element's text
 //! instead: the page's word against a model that has lost the page.
 
-use super::comments::{clear_text, kept_words};
-use super::RuleOptions;
+use super::context::Context;
 use crate::dom::{Dom, Kind, Tag};
-use crate::features::Counts;
+use crate::features::vocabulary::SKIP_TEXTS;
 
 /// Most words of a skip link's text.
 const MAX_LINK_WORDS: usize = 8;
 
 /// Skip links tried for a target: the first few; a page has one or two.
 const MAX_SKIP_LINKS: usize = 4;
-
-/// Skip links' texts to the main content, lowercase, in the languages most pages are written in
-/// (a link's text is compared whole, up to a comma or bracket: "Skip to content feed" and "Skip
-/// to related content" are not among them).
-pub const SKIP_TEXTS: &[&str] = &[
-    "skip to content",
-    "skip to main content",
-    "skip to the content",
-    "skip to the main content",
-    "skip to main",
-    "skip to primary content",
-    "skip to article",
-    "skip to the article",
-    "skip navigation",
-    "skip to navigation content",
-    "jump to content",
-    "jump to main content",
-    "go to content",
-    "go to main content",
-    "zum inhalt",
-    "zum inhalt springen",
-    "direkt zum inhalt",
-    "zum hauptinhalt",
-    "zum hauptinhalt springen",
-    "aller au contenu",
-    "aller au contenu principal",
-    "passer au contenu",
-    "passer au contenu principal",
-    "saltar al contenido",
-    "saltar al contenido principal",
-    "ir al contenido",
-    "ir al contenido principal",
-    "salta al contenuto",
-    "salta al contenuto principale",
-    "vai al contenuto",
-    "ir para o conteúdo",
-    "ir para o conteúdo principal",
-    "pular para o conteúdo",
-    "naar de inhoud",
-    "ga naar de inhoud",
-    "ga naar inhoud",
-    "przejdź do treści",
-    "перейти к содержимому",
-    "перейти к основному содержанию",
-];
 
 /// Whether `text` (a link's text) is a skip link's to the main content: lowercased, cut at the
 /// first comma or bracket ("Skip to main content, accesskey 's'"), with trailing punctuation and
@@ -151,50 +105,34 @@ pub fn main_start(dom: &Dom, main_landmark: Option<usize>) -> Option<usize> {
 
 /// Clears `keep` on the text nodes before the main content's `start` (see [`main_start`]) and
 /// before the page's `title` heading, when the visible text nodes kept from there on hold at
-/// least [`RuleOptions::min_main_words`] words; returns how many kept visible text nodes it cleared. `keep`
+/// least [`RuleOptions::min_main_words`](super::RuleOptions::min_main_words) words; returns how many kept visible text nodes it cleared. `keep`
 /// is per node (text nodes are read and cleared, elements left alone).
 ///
 /// # Complexity
 /// O(n): one walk to count, one to clear.
-pub fn drop_bypassed(
-    dom: &Dom,
-    visible: &[bool],
-    counts: &[Counts],
-    start: usize,
-    title: Option<usize>,
-    opts: &RuleOptions,
-    keep: &mut [bool],
-) -> usize {
+pub fn drop_bypassed(cx: &Context, start: usize, title: Option<usize>, keep: &mut [bool]) -> usize {
     let from = title.map_or(start, |h| h.min(start));
-    if kept_words(dom, visible, counts, keep, from..dom.len()) < opts.min_main_words as u64 {
+    if cx.kept_words(keep, from..cx.dom.len()) < cx.opts.min_main_words as u64 {
         return 0;
     }
-    clear_text(dom, visible, keep, 0..from)
+    cx.clear_text(keep, 0..from)
 }
 
 /// Keeps the text of the main content's element `start` (see [`main_start`]) when the page keeps
-/// fewer than [`RuleOptions::recover_below_page_words`] words and the element less than
-/// [`RuleOptions::recover_below_share`] of its own: every visible, `scored` text node inside it is set in
+/// fewer than [`RuleOptions::recover_below_page_words`](super::RuleOptions::recover_below_page_words) words and the element less than
+/// [`RuleOptions::recover_below_share`](super::RuleOptions::recover_below_share) of its own: every visible, `scored` text node inside it is set in
 /// `keep`. Returns how many it set (0 when the rule does not fire). Run before the passes that
 /// drop comment threads, chrome and related links, which then apply to what it keeps.
 ///
 /// # Complexity
 /// O(n): one walk to count the page's kept words, one over the element.
-pub fn recover_main(
-    dom: &Dom,
-    visible: &[bool],
-    counts: &[Counts],
-    scored: impl Fn(usize) -> bool,
-    start: usize,
-    opts: &RuleOptions,
-    keep: &mut [bool],
-) -> usize {
-    if kept_words(dom, visible, counts, keep, 0..dom.len()) >= opts.recover_below_page_words as u64
-    {
+pub fn recover_main(cx: &Context, start: usize, keep: &mut [bool]) -> usize {
+    let (dom, counts, opts) = (cx.dom, cx.counts, cx.opts);
+    if cx.kept_words(keep, 0..dom.len()) >= opts.recover_below_page_words as u64 {
         return 0;
     }
     let inside = start..dom.node(start).end as usize;
-    let is_scored_text = |i: usize| dom.node(i).kind == Kind::Text && visible[i] && scored(i);
+    let is_scored_text = |i: usize| cx.is_visible_text(i) && cx.scored(i);
     let (mut kept, mut all) = (0u64, 0u64);
     for i in inside.clone().filter(|&i| is_scored_text(i)) {
         all += counts[i].words as u64;

@@ -7,7 +7,7 @@
 //! are not content either. [`drop_regions`] drops the kept text inside such regions (an element
 //! whose id or class names them, and everything under it: [`COMMENT_GROUP_BIT`], then
 //! [`INLINE_CHROME_BITS`] of the class-name groups) when the page keeps at least
-//! [`RuleOptions::min_article_words`] words outside them, an article body they belong to. The pipeline runs
+//! [`RuleOptions::min_article_words`](super::RuleOptions::min_article_words) words outside them, an article body they belong to. The pipeline runs
 //! it for comment regions first, then for inline chrome, then for photo galleries
 //! ([`GALLERY_GROUP_BIT`]): a slide show's captions are prose too, often longer than the
 //! article they illustrate, and they are not its text (Readability's, L3S-GN1's and the chaos
@@ -21,72 +21,31 @@
 //!
 //! A forum thread whose posts all sit in comment regions keeps them, as nothing outside is an
 //! article. One whose opening post is outside them keeps its replies when they are marked up as
-//! the opening post is ([`keep_replies`]): at least [`RuleOptions::min_reply_twins`] elements in comment
+//! the opening post is ([`keep_replies`]): at least [`RuleOptions::min_reply_twins`](super::RuleOptions::min_reply_twins) elements in comment
 //! regions share the tag and class, over three levels, of an element of the main content, so the
 //! regions hold posts like the one the page is about, not comments under an article (a blog's
 //! comments and its article are marked up apart). `--keep-comments` keeps every thread.
 
-use super::RuleOptions;
+use super::context::{Context, Regions};
 use crate::dom::{Dom, Kind};
-use crate::features::{Counts, CHROME_LANDMARK_BITS};
-pub use crate::features::{
-    ASIDE_LANDMARK_BIT, COMMENT_GROUP_BIT, GALLERY_GROUP_BIT, INLINE_CHROME_BITS,
-    PAGE_LANDMARK_BIT, RELATED_GROUP_BIT,
-};
+use crate::features::names::CHROME_LANDMARK_BITS;
+use crate::features::names::COMMENT_GROUP_BIT;
 use rustc_hash::{FxHashSet, FxHasher};
 use std::hash::{Hash, Hasher};
 
-/// The page's regions: per node, the class-name groups of the node and its ancestors
-/// (`groups_in`), except that code lies in the regions of its nearest ancestor outside code:
-/// names inside `<pre>`, `<code>` and `<xmp>` are a syntax highlighter's (`hljs-comment`), not
-/// regions. Every rule of this module reads them.
-pub struct Regions {
-    /// Per node, its regions' group bits.
-    pub groups: Vec<u32>,
-    /// The groups the page has (below the root): a rule for a group the page lacks costs nothing.
-    pub present: u32,
-}
-
-impl Regions {
-    /// The regions of `dom` from its `groups_in`. O(n): one top-down pass.
-    pub fn new(dom: &Dom, groups_in: &[u32]) -> Regions {
-        let n = dom.len();
-        let mut in_code = vec![false; n];
-        let mut groups = groups_in.to_vec();
-        let mut present = 0u32;
-        for i in 1..n {
-            let node = dom.node(i);
-            let p = node.parent as usize;
-            in_code[i] = in_code[p] || node.kind == Kind::Element && node.tag.is_code();
-            if in_code[i] {
-                groups[i] = groups[p];
-            }
-            present |= groups[i];
-        }
-        Regions { groups, present }
-    }
-}
-
 /// Clears `keep` on the text nodes inside the regions of each pass in turn (the nodes whose
 /// [`Regions`] group bits have one of the pass's bits) when the visible text nodes kept outside
-/// them hold at least [`RuleOptions::min_article_words`] words; returns how many kept visible text nodes it
+/// them hold at least [`RuleOptions::min_article_words`](super::RuleOptions::min_article_words) words; returns how many kept visible text nodes it
 /// cleared. A pass is its bits and, optionally, a node (the page's title heading) whose region
 /// it spares: the subtree of the outermost region element holding that node. `keep` is per node
 /// (text nodes are read and cleared, elements left alone).
 ///
 /// # Complexity
 /// O(n) per pass of a group the page has: one walk to count, one to clear.
-pub fn drop_regions(
-    dom: &Dom,
-    visible: &[bool],
-    counts: &[Counts],
-    regions: &Regions,
-    passes: &[(u32, Option<usize>)],
-    opts: &RuleOptions,
-    keep: &mut [bool],
-) -> usize {
+pub fn drop_regions(cx: &Context, passes: &[(u32, Option<usize>)], keep: &mut [bool]) -> usize {
+    let (dom, opts) = (cx.dom, cx.opts);
     let n = dom.len();
-    let Regions { groups, present } = regions;
+    let Regions { groups, present } = &cx.regions;
     let mut cleared = 0;
     for &(bits, spared) in passes {
         if present & bits == 0 {
@@ -100,41 +59,11 @@ pub fn drop_regions(
             spare = r..dom.node(r).end as usize;
         }
         let region = |i: usize| groups[i] & bits != 0 && !spare.contains(&i);
-        let outside = kept_words(dom, visible, counts, keep, (0..n).filter(|&i| !region(i)));
+        let outside = cx.kept_words(keep, (0..n).filter(|&i| !region(i)));
         if outside < opts.min_article_words as u64 {
             continue;
         }
-        cleared += clear_text(dom, visible, keep, (0..n).filter(|&i| region(i)));
-    }
-    cleared
-}
-
-/// The words of the visible text nodes among `nodes` that `keep` holds. O(|nodes|).
-pub fn kept_words(
-    dom: &Dom,
-    visible: &[bool],
-    counts: &[Counts],
-    keep: &[bool],
-    nodes: impl Iterator<Item = usize>,
-) -> u64 {
-    nodes
-        .filter(|&i| dom.node(i).kind == Kind::Text && visible[i] && keep[i])
-        .map(|i| counts[i].words as u64)
-        .sum()
-}
-
-/// Clears `keep` on the text nodes among `nodes`; returns how many kept visible ones it
-/// cleared. O(|nodes|).
-pub fn clear_text(
-    dom: &Dom,
-    visible: &[bool],
-    keep: &mut [bool],
-    nodes: impl Iterator<Item = usize>,
-) -> usize {
-    let mut cleared = 0;
-    for i in nodes.filter(|&i| dom.node(i).kind == Kind::Text) {
-        cleared += (visible[i] && keep[i]) as usize;
-        keep[i] = false;
+        cleared += cx.clear_text(keep, (0..n).filter(|&i| region(i)));
     }
     cleared
 }
@@ -193,9 +122,9 @@ fn twins_of(
 /// Forum replies marked up as the opening post: un-drops them and says whether the page is such
 /// a thread (the caller then skips the comment pass). The opening post's elements are those
 /// inside `main` (the tree filter's main node, not itself), visible, outside comment regions,
-/// with a class and at least [`RuleOptions::min_post_words`] kept words; their twins are the visible elements
+/// with a class and at least [`RuleOptions::min_post_words`](super::RuleOptions::min_post_words) kept words; their twins are the visible elements
 /// with none, not holding `main`, whose markup key (the tag and class of the element, its parent
-/// and its grandparent) equals one of theirs. When at least [`RuleOptions::min_reply_twins`] twins lie in
+/// and its grandparent) equals one of theirs. When at least [`RuleOptions::min_reply_twins`](super::RuleOptions::min_reply_twins) twins lie in
 /// comment regions, the scored text (`scored`) of every twin is kept. `keep` as in
 /// [`drop_regions`].
 ///
@@ -203,17 +132,9 @@ fn twins_of(
 /// O(n): kept words summed bottom-up, then walks for twins that skip their subtrees, first
 /// over the comment regions alone (a page with fewer than two there is no thread), then, on a
 /// thread, over the page; a markup key costs the attributes of three elements.
-#[allow(clippy::too_many_arguments)] // the page's parts a pass reads, as the other passes take them
-pub fn keep_replies(
-    dom: &Dom,
-    visible: &[bool],
-    counts: &[Counts],
-    regions: &Regions,
-    scored: impl Fn(usize) -> bool,
-    main: usize,
-    opts: &RuleOptions,
-    keep: &mut [bool],
-) -> bool {
+pub fn keep_replies(cx: &Context, main: usize, keep: &mut [bool]) -> bool {
+    let (dom, visible, counts, regions, opts) =
+        (cx.dom, cx.visible, cx.counts, &cx.regions, cx.opts);
     if regions.present & COMMENT_GROUP_BIT == 0 {
         return false;
     }
@@ -255,7 +176,7 @@ pub fn keep_replies(
     }
     for &t in &twins {
         for j in t..dom.node(t).end as usize {
-            if dom.node(j).kind == Kind::Text && visible[j] && scored(j) {
+            if dom.node(j).kind == Kind::Text && visible[j] && cx.scored(j) {
                 keep[j] = true;
             }
         }
@@ -264,7 +185,7 @@ pub fn keep_replies(
 }
 
 /// Whether the kept text is the page's chrome alone: at least one kept word, fewer than
-/// [`RuleOptions::min_article_words`], every one inside a navigation, complementary, banner or content-info
+/// [`RuleOptions::min_article_words`](super::RuleOptions::min_article_words), every one inside a navigation, complementary, banner or content-info
 /// landmark ([`CHROME_LANDMARK_BITS`] of the [`Regions`]). A script-rendered shell serves its
 /// footer and menus and nothing else; a page with its own short text, or whose article sits in
 /// a landmark (an unclosed `<header>`), has words outside them or as many as an article.
@@ -272,14 +193,9 @@ pub fn keep_replies(
 ///
 /// # Complexity
 /// O(n): one pass over the text nodes.
-pub fn only_chrome(
-    dom: &Dom,
-    visible: &[bool],
-    counts: &[Counts],
-    regions: &Regions,
-    opts: &RuleOptions,
-    keep: &[bool],
-) -> bool {
+pub fn only_chrome(cx: &Context, keep: &[bool]) -> bool {
+    let (dom, visible, counts, regions, opts) =
+        (cx.dom, cx.visible, cx.counts, &cx.regions, cx.opts);
     let mut words = 0u32;
     for i in 0..dom.len() {
         if dom.node(i).kind == Kind::Text && visible[i] && keep[i] && counts[i].words > 0 {

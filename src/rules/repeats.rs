@@ -15,8 +15,8 @@
 //! kept text nodes in order (words and trimmed length of each, from counts the pipeline has),
 //! and only a key seen before makes the two copies' words be compared.
 
-use crate::blocks::Blocks;
 use crate::dom::{is_tab_panel_role, Dom, Kind, Tag, NONE};
+use crate::features::blocks::Blocks;
 use rustc_hash::FxHashMap;
 
 /// Base of the polynomial sequence hash (odd, so powers stay invertible mod 2⁶⁴).

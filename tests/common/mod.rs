@@ -4,7 +4,7 @@
 use std::io::Read;
 use std::path::PathBuf;
 
-use pagelevel::manifest::{shared_data, Manifest};
+use pagelevel::input::manifest::{shared_data, Manifest};
 
 /// The shared data folder, or `None` after printing a skip message.
 pub fn data_or_skip(test: &str) -> Option<PathBuf> {
@@ -38,7 +38,7 @@ pub fn main_text_judged(
     opts: &pagelevel::pipeline::Options,
     template: impl Fn(&pagelevel::dom::Dom, usize) -> bool,
 ) -> String {
-    use pagelevel::{classify::Model, pipeline::analyze, pipeline::Analysis, Limits, Page};
+    use pagelevel::{model::Model, pipeline::analyze, pipeline::Analysis, Limits, Page};
     let page = Page::from_bytes(bytes, None, None, &Limits::default()).unwrap();
     let mut a = analyze(page, Model::embedded(), opts);
     let dom = &a.page.dom;

@@ -4,8 +4,8 @@ use crate::pipeline_args::ManifestArgs;
 use std::path::PathBuf;
 use std::time::Instant;
 
+use pagelevel::model::stack::Tree;
 use pagelevel::segment::scored_mask;
-use pagelevel::stack::Tree;
 use pagelevel::{decode, dom, input};
 
 /// Arguments of `pagelevel bench`.

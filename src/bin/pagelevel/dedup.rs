@@ -12,12 +12,12 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 
 use anyhow::{bail, Context};
-use pagelevel::classify::Model;
 use pagelevel::config::Deadline;
 use pagelevel::dedup::{self, Sketch, Truth};
 use pagelevel::dom::visibility;
-use pagelevel::extract::render_text;
-use pagelevel::manifest::Manifest;
+use pagelevel::input::manifest::Manifest;
+use pagelevel::model::Model;
+use pagelevel::output::text::render_text;
 use pagelevel::pipeline::{analyze_within, Options};
 use pagelevel::site::{self, Outcome, RunOptions, SiteGroup, SitePage};
 use pagelevel::{Limits, Page};
@@ -84,7 +84,7 @@ struct Inputs {
     /// Sites, each with its pages in input order; `None` for plain files.
     sites: Option<Vec<(String, Vec<usize>)>>,
     /// Per page: the place of its record (or junk span) when it comes from a WARC file (`file`).
-    offsets: Vec<Option<pagelevel::warc::Place>>,
+    offsets: Vec<Option<pagelevel::input::warc::Place>>,
 }
 
 impl Inputs {
@@ -153,7 +153,7 @@ fn inputs(args: &Args) -> anyhow::Result<Inputs> {
     let mut offsets = Vec::new();
     for p in &args.pages {
         let path = p.to_string_lossy().into_owned();
-        if !pagelevel::warc::is_warc(p) {
+        if !pagelevel::input::warc::is_warc(p) {
             pages.push(SitePage {
                 path: path.clone(),
                 id: path,
@@ -166,14 +166,14 @@ fn inputs(args: &Args) -> anyhow::Result<Inputs> {
         }
         // One pass lists the records (id, URI, offset); each is read again when its text is
         // made, so memory holds no page bodies.
-        let reader = pagelevel::warc::WarcReader::open(p, &Limits::default())
+        let reader = pagelevel::input::warc::WarcReader::open(p, &Limits::default())
             .with_context(|| format!("{}: cannot read", p.display()))?;
         for item in reader {
             let place = item.place();
             let (id, url) = match item {
-                pagelevel::warc::Item::Page(w) => (w.record_id, w.uri),
-                pagelevel::warc::Item::Bad(b) => (b.record_id.unwrap_or_default(), b.uri),
-                pagelevel::warc::Item::Junk(_) => (String::new(), None),
+                pagelevel::input::warc::Item::Page(w) => (w.record_id, w.uri),
+                pagelevel::input::warc::Item::Bad(b) => (b.record_id.unwrap_or_default(), b.uri),
+                pagelevel::input::warc::Item::Junk(_) => (String::new(), None),
             };
             pages.push(SitePage {
                 path: path.clone(),
@@ -213,7 +213,7 @@ impl Ctx {
     fn load(
         &self,
         p: &SitePage,
-        offset: Option<pagelevel::warc::Place>,
+        offset: Option<pagelevel::input::warc::Place>,
         deadline: &Deadline,
     ) -> pagelevel::Result<Page> {
         match offset {
@@ -226,7 +226,7 @@ impl Ctx {
     fn texts(
         &self,
         p: &SitePage,
-        offset: Option<pagelevel::warc::Place>,
+        offset: Option<pagelevel::input::warc::Place>,
         pagelevel: bool,
     ) -> anyhow::Result<(String, Option<String>)> {
         let deadline = self.limits.deadline();

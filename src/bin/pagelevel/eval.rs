@@ -6,12 +6,12 @@ use crate::pipeline_args::ManifestArgs;
 use std::collections::{BTreeMap, HashMap};
 use std::path::PathBuf;
 
-use pagelevel::evaluate::{
+use pagelevel::eval::metrics::{word_prf, Prf};
+use pagelevel::eval::{
     evaluate_annotated, predicted_template, template_counts, truth_from_gold, AnnotatedScores,
     BothVariants, Confusion, TemplateCounts,
 };
-use pagelevel::manifest::{Entry, Manifest};
-use pagelevel::metrics::{word_prf, Prf};
+use pagelevel::input::manifest::{Entry, Manifest};
 use pagelevel::pipeline::{analyze, Analysis};
 use pagelevel::site::{group_manifest, run_site, Outcome, RunOptions};
 use pagelevel::{Limits, Page};

@@ -5,7 +5,7 @@
 //! each page preceded by a separator line `==> NAME <==` (NAME = the path, or for a WARC record
 //! the path, target URI and record id); failures go to stderr only.
 
-use pagelevel::render::Format as Render;
+use pagelevel::output::render::Format as Render;
 
 use crate::pipeline_args::{PageInputs, PipelineArgs};
 

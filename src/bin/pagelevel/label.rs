@@ -1,12 +1,12 @@
 //! `pagelevel label`: the gold-alignment labels of a manifest's pages as JSON Lines, one line
-//! per scored node (see `pagelevel::label`). Pages without gold are skipped; a page that cannot
+//! per scored node (see `pagelevel::train::label`). Pages without gold are skipped; a page that cannot
 //! be read gives one line with an error. Deterministic, in manifest order.
 
 use crate::pipeline_args::ManifestArgs;
 
 use pagelevel::features::{FeatureOptions, NAMES};
-use pagelevel::label::label_page;
-use pagelevel::manifest::Entry;
+use pagelevel::input::manifest::Entry;
+use pagelevel::train::label::label_page;
 use pagelevel::Page;
 
 use crate::batch;

@@ -2,15 +2,17 @@
 
 use std::path::{Path, PathBuf};
 
-use pagelevel::warc;
+use pagelevel::input::warc;
 
-use pagelevel::classify::Model;
 use pagelevel::config::{DEFAULT_MAX_INPUT_BYTES, DEFAULT_MAX_NODES, DEFAULT_TIMEOUT_MS};
+use pagelevel::model::threshold::DEFAULT_THRESHOLD;
+use pagelevel::model::Model;
 use pagelevel::pipeline::Options;
 use pagelevel::rules::{Rule, RuleSet};
+use pagelevel::segment::structured::{
+    DEFAULT_SWITCH_PENALTY, DEFAULT_TREE_KEEP_WORDS, DEFAULT_TREE_SHARE,
+};
 use pagelevel::segment::{Penalty, SegmentOptions, Variant, Weight, DEFAULT_C, DEFAULT_MIN_AREA};
-use pagelevel::structured::{DEFAULT_SWITCH_PENALTY, DEFAULT_TREE_KEEP_WORDS, DEFAULT_TREE_SHARE};
-use pagelevel::threshold::DEFAULT_THRESHOLD;
 use pagelevel::Limits;
 
 /// The pages a pipeline command reads.
@@ -280,8 +282,8 @@ pub struct ManifestArgs {
 
 impl ManifestArgs {
     /// The manifest, its paths resolved.
-    pub fn load(&self) -> pagelevel::Result<pagelevel::manifest::Manifest> {
-        pagelevel::manifest::Manifest::load(&self.manifest, self.root.as_deref())
+    pub fn load(&self) -> pagelevel::Result<pagelevel::input::manifest::Manifest> {
+        pagelevel::input::manifest::Manifest::load(&self.manifest, self.root.as_deref())
     }
 }
 

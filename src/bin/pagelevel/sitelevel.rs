@@ -6,7 +6,7 @@ use std::path::PathBuf;
 
 use ::sitelevel::{HashOptions, HrefQuery, LabelOptions, SiteLevelOptions};
 use anyhow::Context;
-use pagelevel::manifest::Manifest;
+use pagelevel::input::manifest::Manifest;
 use pagelevel::site::{self, GoldCheck, Outcome, RunOptions, SiteGroup, SitePage};
 use serde::Serialize;
 
@@ -261,7 +261,7 @@ fn page_job(
 /// there and fails again with its error; a junk span fails with its own).
 struct WarcRun {
     group: SiteGroup,
-    offsets: Vec<pagelevel::warc::Place>,
+    offsets: Vec<pagelevel::input::warc::Place>,
 }
 
 /// Groups the records of a WARC file by site and hands each site to `site_run`.
@@ -277,7 +277,7 @@ fn warc_runs(
     contiguous: bool,
     mut site_run: impl FnMut(WarcRun) -> anyhow::Result<()>,
 ) -> anyhow::Result<()> {
-    let reader = pagelevel::warc::WarcReader::open(path, limits)
+    let reader = pagelevel::input::warc::WarcReader::open(path, limits)
         .with_context(|| format!("{}: cannot read", path.display()))?;
     let shown = path.to_string_lossy().into_owned();
     let site_of = |uri: Option<&str>| uri.and_then(site::site_of_url);
@@ -288,7 +288,7 @@ fn warc_runs(
     for item in reader {
         let record = item.place();
         let (site, page) = match item {
-            pagelevel::warc::Item::Page(p) => {
+            pagelevel::input::warc::Item::Page(p) => {
                 let site = site_of(p.uri.as_deref()).unwrap_or_else(|| ".".to_owned());
                 let page = SitePage {
                     path: shown.clone(),
@@ -299,7 +299,7 @@ fn warc_runs(
                 };
                 (Some(site), page)
             }
-            pagelevel::warc::Item::Bad(b) => {
+            pagelevel::input::warc::Item::Bad(b) => {
                 // In contiguous mode a bad record stays in the run it is in (file order).
                 let site = if contiguous {
                     None
@@ -316,7 +316,7 @@ fn warc_runs(
                 (site, page)
             }
             // Junk stays where it is, as a bad record without a URI does.
-            pagelevel::warc::Item::Junk(_) => {
+            pagelevel::input::warc::Item::Junk(_) => {
                 let page = SitePage {
                     path: shown.clone(),
                     id: String::new(),

@@ -7,11 +7,13 @@ use std::collections::BTreeMap;
 use clap::ValueEnum;
 use std::path::PathBuf;
 
-use pagelevel::boost::BoostParams;
+use pagelevel::model::boost::BoostParams;
+use pagelevel::model::threshold::{
+    self, FitParams as ThresholdParams, ThresholdModel, DEFAULT_GRID,
+};
 use pagelevel::pipeline::Options;
 use pagelevel::segment::Variant;
 use pagelevel::site::RunOptions;
-use pagelevel::threshold::{self, FitParams as ThresholdParams, ThresholdModel, DEFAULT_GRID};
 use pagelevel::train::{
     collect, cross_validate_with, feature_mask, fit, fold_threshold_rows, validate, Classifier,
     FeatureSet, FitOptions, LabelSource, PageNorm, PageRecord, SampleOrder, Sampling, Targets,
@@ -346,7 +348,7 @@ pub fn run(mut args: Args) -> anyhow::Result<usize> {
         let mut model = fit(&records, |_| true, &fo, provenance)?;
         if let Some(t) = threshold_part {
             model.threshold = Some(t);
-            model.version = model.version.max(pagelevel::classify::VERSION_THRESHOLD);
+            model.version = model.version.max(pagelevel::model::VERSION_THRESHOLD);
         }
         for (b, r) in model.buckets.iter_mut().zip(&report) {
             b.val_accuracy = Some((r.accuracy * 1e4).round() / 1e4);
@@ -441,7 +443,7 @@ fn groups_of(r: &PageRecord) -> impl Iterator<Item = String> {
 /// Word-F1 values per set, and per page type for wcxb-dev.
 fn by_group(
     records: &[pagelevel::train::PageRecord],
-    scored: &[(usize, pagelevel::metrics::Prf)],
+    scored: &[(usize, pagelevel::eval::metrics::Prf)],
 ) -> BTreeMap<String, Vec<f64>> {
     let mut groups: BTreeMap<String, Vec<f64>> = BTreeMap::new();
     for (i, prf) in scored {

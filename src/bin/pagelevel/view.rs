@@ -3,8 +3,8 @@
 use std::path::PathBuf;
 
 use anyhow::Context as _;
+use pagelevel::output::view::{render, ViewOptions};
 use pagelevel::pipeline::analyze_within;
-use pagelevel::view::{render, ViewOptions};
 use pagelevel::Page;
 
 use crate::pipeline_args::PipelineArgs;

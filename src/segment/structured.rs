@@ -1,7 +1,7 @@
 //! Decisions over the page's text blocks after scoring: Web2Text-style Viterbi decoding and
 //! Viveros-Jiménez's tree filter.
 //!
-//! Both act on boilerpipe's atomic text blocks ([`crate::blocks`]) in document order and only
+//! Both act on boilerpipe's atomic text blocks ([`crate::features::blocks`]) in document order and only
 //! change which *text* is template; the node scores and segments stay as scoring and smoothing
 //! left them.
 //!
@@ -33,8 +33,8 @@
 //! Without the anchor it dropped news pages' headlines (l3s-gn1 −0.010 with the 2026-11-24
 //! model). Viterbi is not: it gains on news pages and loses forums and listings.
 
-use crate::blocks::Blocks;
 use crate::dom::{Dom, Kind, NONE};
+use crate::features::blocks::Blocks;
 use crate::features::PageFeatures;
 
 /// Default switch penalty λ of the Viterbi decoding (in nats).
@@ -373,8 +373,8 @@ mod tests {
         }
     }
 
-    use crate::blocks::segment as blocks_of;
     use crate::dom::{parse, visibility};
+    use crate::features::blocks::segment as blocks_of;
     use crate::Limits;
 
     fn words(k: usize) -> String {

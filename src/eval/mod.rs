@@ -13,12 +13,14 @@
 //! Everything is counted in **words** (the same `\w+` tokens as [`crate::text::words`]): a text
 //! node weighs its word count, and nodes without words do not count at all.
 
+pub mod metrics;
+
 use std::collections::{HashMap, HashSet};
 
-use crate::classify::Model;
 use crate::dom::{Dom, Kind, Tag, NONE};
+use crate::eval::metrics::Prf;
 use crate::features::{self, PageFeatures};
-use crate::metrics::Prf;
+use crate::model::Model;
 use crate::pipeline::Options;
 use crate::segment::{segment, Segmentation, Variant};
 use crate::text::{count_words, words};
@@ -150,7 +152,7 @@ impl Confusion {
     }
 
     /// Precision, recall and F1 of the template class. Edge cases as in
-    /// [`crate::metrics::prf_of_bags`]: nothing template in truth and nothing predicted → all 1;
+    /// [`crate::eval::metrics::prf_of_bags`]: nothing template in truth and nothing predicted → all 1;
     /// exactly one of the two empty → all 0.
     pub fn prf(&self) -> Prf {
         let truth = self.tp + self.fn_;

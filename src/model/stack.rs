@@ -18,9 +18,9 @@
 use serde::{Deserialize, Serialize};
 use smoothing::NO_PARENT;
 
-use crate::boost::{self, Forest, LANES};
 use crate::dom::{Dom, NONE};
 use crate::features::{Counts, COUNT, NAMES};
+use crate::model::boost::{self, Forest, LANES};
 use crate::{Error, Result};
 
 // s is the first-stage score (1 = template); a node's own words are its subtree's words minus
@@ -350,7 +350,7 @@ impl Stage2 {
             boost::write_columns(tail, &stacked);
             self.forest.margins_columns(&vals, &mut margins, hi - lo);
             for (k, c) in (lo..hi).enumerate() {
-                put(c, crate::math::sigmoid(margins[k] as f64) as f32);
+                put(c, crate::model::math::sigmoid(margins[k] as f64) as f32);
             }
             lo = hi;
         }

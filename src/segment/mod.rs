@@ -11,28 +11,30 @@
 //!
 //! The variants [`Variant::Viterbi`], [`Variant::SmoothViterbi`], [`Variant::TreeFilter`] and
 //! [`Variant::SmoothViterbiTree`] then revise the text nodes' template flags block by block
-//! ([`crate::structured`], O(n) more); the scores and segments stay those of Basic (Viterbi)
+//! ([`crate::segment::structured`], O(n) more); the scores and segments stay those of Basic (Viterbi)
 //! or Smooth (the others). [`Variant::TreeFilter`] (Smooth, then the tree filter anchored at
 //! the page's title) is the default: out of fold it is above Smooth on five sets and level on
 //! l3s-gn1 (`docs/quality.md`); Basic and Smooth stay selectable, and `eval` measures both.
 //!
 //! A node is template when its y is at least the threshold: [`SegmentOptions::threshold`], or
 //! with [`SegmentOptions::learned_threshold`] the one the model's threshold tree picks for the
-//! page from summaries of its y ([`crate::threshold`], one more O(n) loop).
+//! page from summaries of its y ([`crate::model::threshold`], one more O(n) loop).
+
+pub mod structured;
 
 use serde::Serialize;
 use smoothing::NO_PARENT;
 
-use crate::classify::Model;
 use crate::dom::{Dom, Kind, NONE};
 use crate::features::PageFeatures;
 use crate::features::{is_scorable, scoring_root};
-use crate::stack::Tree;
-use crate::structured::{
+use crate::model::stack::Tree;
+use crate::model::threshold::{PageSummary, DEFAULT_THRESHOLD};
+use crate::model::Model;
+use crate::segment::structured::{
     decode_blocks, keep_code, title_anchor, tree_filter, DEFAULT_SWITCH_PENALTY,
     DEFAULT_TREE_KEEP_WORDS, DEFAULT_TREE_SHARE,
 };
-use crate::threshold::{PageSummary, DEFAULT_THRESHOLD};
 
 /// Default penalty constant c.
 pub const DEFAULT_C: f64 = 0.01;
@@ -48,14 +50,14 @@ pub enum Variant {
     Basic,
     /// Classifier plus isotonic smoothing.
     Smooth,
-    /// Classifier, then Viterbi decoding of the text blocks' labels ([`crate::structured`]).
+    /// Classifier, then Viterbi decoding of the text blocks' labels ([`crate::segment::structured`]).
     Viterbi,
     /// Classifier plus smoothing, then Viterbi decoding over the smoothed scores.
     SmoothViterbi,
     /// Classifier plus smoothing, then the tree filter over the content blocks, keeping the
     /// blocks from the page's title down to its main node
-    /// ([`crate::structured::title_anchor`]) and the main node's code blocks
-    /// ([`crate::structured::keep_code`]); the default.
+    /// ([`crate::segment::structured::title_anchor`]) and the main node's code blocks
+    /// ([`crate::segment::structured::keep_code`]); the default.
     TreeFilter,
     /// Classifier plus smoothing, Viterbi decoding, then the tree filter over the decoded
     /// content blocks.
@@ -121,7 +123,7 @@ pub struct SegmentOptions {
     pub weight: Weight,
     /// A node is template when its y is at least this (unless `learned_threshold` applies).
     pub threshold: f32,
-    /// Use the model's learned page-level threshold ([`crate::threshold`]) instead of
+    /// Use the model's learned page-level threshold ([`crate::model::threshold`]) instead of
     /// `threshold`, when the model has one.
     pub learned_threshold: bool,
     /// Nodes with a smaller estimated area are hidden (not scored).
@@ -195,7 +197,7 @@ pub struct Segmentation {
     pub scored: Vec<bool>,
     /// The threshold applied to y: [`SegmentOptions::threshold`], or the learned one.
     pub threshold: f32,
-    /// The tree filter's main node ([`crate::structured::tree_filter`]), when it ran and found one.
+    /// The tree filter's main node ([`crate::segment::structured::tree_filter`]), when it ran and found one.
     pub main: Option<usize>,
 }
 

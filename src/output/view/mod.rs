@@ -39,46 +39,15 @@ use rustc_hash::FxHashMap;
 use crate::dom::{Kind, Span, Tag};
 use crate::pipeline::Analysis;
 use crate::segment::Variant;
-use crate::threshold::DEFAULT_THRESHOLD;
 
 pub mod css;
+pub mod options;
 pub mod sanitize;
+pub mod urls;
 
+pub use options::{ViewError, ViewOptions};
+pub use sanitize::escape_into;
 use sanitize::Mark;
-
-/// Settings of [`render`], one line each.
-#[derive(Debug, Clone)]
-pub struct ViewOptions {
-    /// The page's name in the legend (usually the path given on the command line).
-    pub label: String,
-    /// The variant the analysis ran with, shown in the legend.
-    pub variant: Variant,
-    /// The template threshold the analysis ran with: the shade measures the distance from it.
-    pub threshold: f32,
-    /// Also draw each segment's estimated box (`layout.rects`, what the classifier saw) as a
-    /// dashed, labelled, absolutely positioned layer.
-    pub boxes_overlay: bool,
-    /// Keep the page's own `<style>` sheets, `style` attributes and (with `allow_remote`)
-    /// `<link rel=stylesheet>`, their loads neutralised.
-    pub page_styles: bool,
-    /// Let the page load `http(s)` images, media, style sheets and fonts (never scripts, frames
-    /// or anything that navigates). Off by default: the file then shows only what it contains
-    /// and renders the same anywhere.
-    pub allow_remote: bool,
-}
-
-impl Default for ViewOptions {
-    fn default() -> Self {
-        ViewOptions {
-            label: String::new(),
-            variant: Variant::TreeFilter,
-            threshold: DEFAULT_THRESHOLD,
-            boxes_overlay: false,
-            page_styles: true,
-            allow_remote: false,
-        }
-    }
-}
 
 /// Template colour (red) as an `r,g,b` triple.
 const TEMPLATE_RGB: &str = "220,38,38";
@@ -86,14 +55,6 @@ const TEMPLATE_RGB: &str = "220,38,38";
 const CONTENT_RGB: &str = "22,163,74";
 /// Shade buckets 0..=SHADES: how far a segment's score is from the threshold.
 const SHADES: usize = 4;
-
-/// Why [`render`] failed.
-#[derive(Debug, thiserror::Error)]
-pub enum ViewError {
-    /// The HTML rewriter stopped (its message). It does not, as configured, on any input.
-    #[error("view: rewriting the page failed: {0}")]
-    Rewrite(String),
-}
 
 /// Renders the view of an analysed page: the page's source, sanitised, with every segment
 /// outlined (red = template, green = content) and shaded by how far its score is from the
@@ -410,25 +371,6 @@ fn legend(out: &mut String, a: &Analysis, opts: &ViewOptions, outlined: &[bool],
         out.push_str("</pl-row>");
     }
     out.push_str("</details></pl-legend>\n");
-}
-
-/// Appends `s` escaped for HTML text and double- or single-quoted attribute values.
-pub fn escape_into(out: &mut String, s: &str) {
-    let mut last = 0;
-    for (i, c) in s.char_indices() {
-        let rep = match c {
-            '&' => "&amp;",
-            '<' => "&lt;",
-            '>' => "&gt;",
-            '"' => "&quot;",
-            '\'' => "&#39;",
-            _ => continue,
-        };
-        out.push_str(&s[last..i]);
-        out.push_str(rep);
-        last = i + 1;
-    }
-    out.push_str(&s[last..]);
 }
 
 #[cfg(test)]

@@ -352,74 +352,7 @@ impl Item {
     }
 }
 
-/// Why a record could not be read.
-#[derive(Debug, thiserror::Error)]
-#[non_exhaustive]
-pub enum WarcError {
-    /// The gzip member holding the record is corrupt or ends early.
-    #[error("corrupt or truncated gzip member: {0}")]
-    Gzip(String),
-    /// A gzip member decodes to more than the size limit without a record in it.
-    #[error("gzip member decodes to more than {limit} bytes without a WARC record")]
-    MemberTooLarge {
-        /// The size limit in bytes.
-        limit: u64,
-    },
-    /// The file ends inside the record.
-    #[error("file ends inside the record ({read} of {declared} bytes)")]
-    Truncated {
-        /// The record's `Content-Length`.
-        declared: u64,
-        /// The bytes of its block the file holds.
-        read: u64,
-    },
-    /// The record's block does not end where its `Content-Length` says.
-    #[error("wrong Content-Length {declared}: {detail}")]
-    ContentLength {
-        /// The record's `Content-Length`.
-        declared: u64,
-        /// What follows the block instead of the record's end.
-        detail: String,
-    },
-    /// The record header is malformed (or the record is cut: the next one starts inside it).
-    #[error("bad WARC header: {0}")]
-    Header(String),
-    /// The record header does not end within [`MAX_HEADER_BYTES`].
-    #[error("WARC header over {limit} bytes")]
-    HeaderTooLong {
-        /// The limit in bytes.
-        limit: usize,
-    },
-    /// A `response` record whose payload is not an HTTP response.
-    #[error("response payload is not HTTP: {0}")]
-    NotHttp(String),
-    /// The HTTP header does not end within [`MAX_HTTP_HEADER_BYTES`].
-    #[error("HTTP header over {limit} bytes")]
-    HttpHeaderTooLong {
-        /// The limit in bytes.
-        limit: usize,
-    },
-    /// The HTTP body's `Content-Encoding` cannot be undone.
-    #[error("{0}")]
-    ContentEncoding(String),
-    /// The record is larger than the limit.
-    #[error("record of {size} bytes is over the limit of {limit} bytes")]
-    TooLarge {
-        /// The record's size in bytes (at least).
-        size: u64,
-        /// The limit in bytes.
-        limit: u64,
-    },
-    /// Bytes between records that are not a record ([`Item::Junk`]).
-    #[error("{len} bytes that are not a WARC record, skipped to the next version line")]
-    Junk {
-        /// How many bytes were skipped.
-        len: u64,
-    },
-    /// The file could not be read.
-    #[error("cannot read: {0}")]
-    Io(#[from] io::Error),
-}
+pub use crate::error::WarcError;
 
 /// An HTML `response` record.
 #[derive(Debug, Clone)]
@@ -2236,7 +2169,7 @@ mod tests {
     }
 
     /// An article of `brotli0 … brotli39` twice, compressed by `brotli -q 11`.
-    const BROTLI: &[u8] = include_bytes!("../tests/data/article.br");
+    const BROTLI: &[u8] = include_bytes!("../../tests/data/article.br");
 
     #[test]
     fn content_encodings() {

@@ -95,7 +95,7 @@ struct Frame {
 
 /// The kept text of `dom` as Markdown or HTML (see the [module docs](self)).
 ///
-/// `visible` and `keep` are per node as for [`crate::extract::render_text`]: an invisible
+/// `visible` and `keep` are per node as for [`crate::output::text::render_text`]: an invisible
 /// node is skipped with its subtree; a text node is written when `keep` holds for it;
 /// elements are always walked into (their markup appears only around kept text).
 ///

@@ -2,15 +2,15 @@
 //! [`crate::train`], written out so that others can train on them.
 //!
 //! For a page with gold main text, every node the pipeline scores ([`labelled_nodes`]) gets
-//! its visible words, the words the alignment with the gold text keeps ([`crate::align`]),
+//! its visible words, the words the alignment with the gold text keeps ([`crate::train::align`]),
 //! their ratio (the content share) and the gold label the classifier trains with
 //! ([`gold_template`]: template when the share is below one half; none without words).
 //!
 //! # Complexity
 //! One feature pass and one alignment per page: O(n + t) plus the diff (see [`align`]).
 
-use crate::align::align;
 use crate::features::{self, FeatureOptions, PageFeatures};
+use crate::train::align::align;
 use crate::train::{gold_template, labelled_nodes};
 use crate::Page;
 

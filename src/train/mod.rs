@@ -11,7 +11,7 @@
 //!   navigation and scripts; as targets those would teach the classifier that the smoothing
 //!   root is template, and monotone smoothing would take every node with it.)
 //! - **gold**: on pages with gold main text, the page's words are aligned with the gold
-//!   words ([`crate::align`]); a node is template when less than half of its words align.
+//!   words ([`crate::train::align`]); a node is template when less than half of its words align.
 //!
 //! [`LabelSource::Both`] takes the gold label where there is one and SiteLevel's otherwise.
 //! The boosted trees weigh samples by [`sample_weights`] (class balance × a word weight,
@@ -21,20 +21,23 @@
 //! saw its site. The area-bucket edges are the quartiles of the training samples' areas.
 //! Everything is deterministic.
 
+pub mod align;
+pub mod label;
+
 use std::path::PathBuf;
 
 use rayon::prelude::*;
 
-use crate::align::align;
-use crate::boost::{self, BoostParams};
-use crate::classify::{auc, bucket_of, fit_bucket, transform, BucketModel, Model};
+use crate::eval::metrics::{word_prf, Prf};
 use crate::features::{self, FeatureOptions, ALL_COUNT, COUNT, NAMES, PAPER_COUNT};
-use crate::manifest::{Entry, Manifest};
-use crate::metrics::{word_prf, Prf};
+use crate::input::manifest::{Entry, Manifest};
+use crate::model::boost::{self, BoostParams};
+use crate::model::threshold::PageSummary;
+use crate::model::{auc, bucket_of, fit_bucket, transform, BucketModel, Model};
 use crate::pipeline::{analyze, Analysis, Options};
 use crate::segment::{segment, Variant, DEFAULT_MIN_AREA};
 use crate::site::{group_manifest, run_site, Outcome, RunOptions, SiteGroup};
-use crate::threshold::PageSummary;
+use crate::train::align::align;
 use crate::{Error, Page, Result};
 
 /// Most samples kept from one page (every k-th scored node), so large pages do not dominate.
@@ -129,7 +132,7 @@ pub enum LabelSource {
 pub enum Classifier {
     /// The paper's logistic regression per area bucket (the Basic baseline).
     Lr,
-    /// Gradient-boosted trees over all buckets ([`crate::boost`]).
+    /// Gradient-boosted trees over all buckets ([`crate::model::boost`]).
     Boost,
 }
 
@@ -191,7 +194,7 @@ pub struct FitOptions {
     /// [`feature_mask`]). 0 keeps them all.
     pub without: u128,
     /// 1: one forest. 2: stacked, a second forest over the node's features and the stacked
-    /// features of cross-fitted first-stage scores ([`crate::stack`], boosted trees only; the
+    /// features of cross-fitted first-stage scores ([`crate::model::stack`], boosted trees only; the
     /// records need [`TrainOptions::keep_trees`]).
     pub stages: u8,
     /// Boosting settings of the second stage.
@@ -245,7 +248,7 @@ pub struct Sample {
 #[derive(Debug, Clone)]
 pub struct PageTree {
     /// The tree, nodes in document order.
-    pub tree: crate::stack::Tree,
+    pub tree: crate::model::stack::Tree,
     /// One feature row per tree node, in the tree's order.
     pub rows: features::FeatureMatrix,
 }
@@ -397,7 +400,7 @@ fn page_samples(
         return (Vec::new(), None);
     };
     let (_, scored) = crate::segment::scored_mask(dom, &pf, DEFAULT_MIN_AREA);
-    let tree = crate::stack::Tree::from_scored(dom, &pf.counts, &scored);
+    let tree = crate::model::stack::Tree::from_scored(dom, &pf.counts, &scored);
     let mut compact = vec![u32::MAX; dom.len()];
     for (c, &i) in tree.nodes.iter().enumerate() {
         compact[i as usize] = c as u32;
@@ -626,7 +629,7 @@ pub fn fit(
         .filter(|(k, _)| fo.without >> k & 1 == 0)
         .map(|(_, n)| n)
         .collect();
-    let cols = crate::classify::columns_of(&names)?;
+    let cols = crate::model::columns_of(&names)?;
     // (area, sample, 0/1 label, page); every labelled sample has a target as well.
     let mut rows: Vec<(f32, &Sample, bool, usize)> = Vec::new();
     for (p, r) in records.iter().filter(|r| use_page(r)).enumerate() {
@@ -642,8 +645,8 @@ pub fn fit(
     let mut areas: Vec<f32> = rows.iter().map(|r| r.0).collect();
     let edges = quartile_edges(&mut areas);
     let mut model = Model {
-        format: crate::classify::FORMAT.into(),
-        version: crate::classify::VERSION_WITHOUT_THRESHOLD,
+        format: crate::model::FORMAT.into(),
+        version: crate::model::VERSION_WITHOUT_THRESHOLD,
         columns: cols.clone(),
         features: names,
         bucket_edges: edges.clone(),
@@ -708,7 +711,7 @@ pub fn fit(
 type Stage2Row = (Vec<f32>, f32, f32, usize);
 
 /// Fits a stacked model on the pages for which `use_page` holds: the first stage as [`fit`]
-/// does, and the second on the nodes' rows and stacked features ([`crate::stack`]) of
+/// does, and the second on the nodes' rows and stacked features ([`crate::model::stack`]) of
 /// first-stage scores **cross-fitted by site fold**: the pages of fold j are scored by a
 /// first stage fitted on the chosen pages of the other folds, so the second stage learns from
 /// scores distributed as on pages the first stage never saw. (Inside [`cross_validate`],
@@ -766,9 +769,13 @@ fn fit_stacked(
         .features
         .iter()
         .cloned()
-        .chain(crate::stack::STACK_NAMES.iter().map(|s| s.to_string()))
+        .chain(
+            crate::model::stack::STACK_NAMES
+                .iter()
+                .map(|s| s.to_string()),
+        )
         .collect();
-    let cols = crate::stack::stacked_columns(&names)?;
+    let cols = crate::model::stack::stacked_columns(&names)?;
     let per_page: Vec<Vec<Stage2Row>> = (0..records.len())
         .into_par_iter()
         .map(|i| {
@@ -778,8 +785,8 @@ fn fit_stacked(
             let Some(t) = &r.tree else {
                 return Vec::new();
             };
-            let z = crate::stack::features(&t.tree, s);
-            let k = crate::stack::STACK_COUNT;
+            let z = crate::model::stack::features(&t.tree, s);
+            let k = crate::model::stack::STACK_COUNT;
             r.samples
                 .iter()
                 .filter(|smp| smp.node != u32::MAX)
@@ -817,14 +824,14 @@ fn fit_stacked(
         },
         &fo.stage2,
     );
-    let mut stage2 = crate::stack::Stage2 {
+    let mut stage2 = crate::model::stack::Stage2 {
         features: names,
         forest,
         columns: Vec::new(),
     };
     stage2.resolve()?;
     model.stage2 = Some(stage2);
-    model.version = crate::classify::VERSION;
+    model.version = crate::model::VERSION;
     Ok(model)
 }
 

@@ -1,28 +1,33 @@
 //! The PageLevel classifier: gives each node a templateness score x ∈ [0, 1], either by the
 //! paper's one logistic regression per area bucket on standardised features (the Basic
-//! baseline), or by gradient-boosted trees over the same features ([`crate::boost`]), which
+//! baseline), or by gradient-boosted trees over the same features ([`crate::model::boost`]), which
 //! measure better and are what the embedded model holds.
 //!
 //! A model may stack a second forest over the first stage's scores around each node
-//! ([`crate::stack`], `pagelevel train --stages 2`); [`Model::score_page`] runs both.
+//! ([`crate::model::stack`], `pagelevel train --stages 2`); [`Model::score_page`] runs both.
 //!
 //! The model is a versioned JSON file (`data/model.json`), embedded in the binary so that
 //! `pagelevel` works with no files beside it; [`Model::from_json`] loads another one.
 //! smartcore fits the regressions ([`fit_bucket`]); scoring computes the sigmoid from the
 //! coefficients directly, since smartcore has no `predict_proba`.
 
+pub mod boost;
+pub mod math;
+pub mod stack;
+pub mod threshold;
+
 use serde::{Deserialize, Serialize};
 
-use crate::boost::{self, Forest};
 use crate::features::{f, FeatureMatrix, NAMES};
-use crate::math::sigmoid;
-use crate::stack::{self, Stage2};
+use crate::model::math::sigmoid;
 use crate::{Error, Result};
+use boost::Forest;
+use stack::Stage2;
 
 /// The model format's name, checked on load.
 pub const FORMAT: &str = "pagelevel-model";
 /// The model format's newest version, checked on load: version 4 files carry the optional
-/// second stage ([`crate::stack`]); version 3 files the optional threshold part; version 2
+/// second stage ([`crate::model::stack`]); version 3 files the optional threshold part; version 2
 /// files (neither) and version 1 files (regressions only) still load. Older builds refuse a
 /// version 4 file with an error naming the version.
 pub const VERSION: u32 = 4;
@@ -34,7 +39,7 @@ pub const VERSION_WITHOUT_THRESHOLD: u32 = 2;
 pub const BUCKETS: usize = 4;
 
 /// The model trained by `pagelevel train`, compiled into the binary.
-pub const EMBEDDED_JSON: &str = include_str!("../data/model.json");
+pub const EMBEDDED_JSON: &str = include_str!("../../data/model.json");
 
 /// Features given to the regressions through `ln(1 + v)`: counts and sizes spanning orders of
 /// magnitude, where a linear model wants the logarithm.
@@ -104,11 +109,11 @@ pub struct Model {
     /// How the model was made (command, data), for the record.
     #[serde(default)]
     pub provenance: String,
-    /// The learned page-level threshold ([`crate::threshold`]), used only when the pipeline
+    /// The learned page-level threshold ([`crate::model::threshold`]), used only when the pipeline
     /// is asked to (`SegmentOptions::learned_threshold`); absent from older files.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub threshold: Option<crate::threshold::ThresholdModel>,
-    /// The second stage of a stacked model ([`crate::stack`]): when present it rescores every
+    pub threshold: Option<crate::model::threshold::ThresholdModel>,
+    /// The second stage of a stacked model ([`crate::model::stack`]): when present it rescores every
     /// scored node from its features and the first stage's scores around it.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub stage2: Option<Stage2>,

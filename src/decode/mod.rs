@@ -14,6 +14,8 @@
 //! are valid UTF-8 with non-ASCII in them, and a declared UTF-8 on bytes that are mostly not
 //! UTF-8 falls through to detection. Invalid bytes become U+FFFD; nothing here panics.
 
+pub mod sniff;
+
 use std::borrow::Cow;
 
 use chardetng::{EncodingDetector, Iso2022JpDetection, Utf8Detection};

@@ -1,5 +1,8 @@
 //! Reading pages: plain or gzip-compressed files and buffers, within [`Limits::max_input_bytes`].
 
+pub mod manifest;
+pub mod warc;
+
 use std::fs::File;
 use std::io::{self, BufRead, BufReader, Read};
 use std::path::{Path, PathBuf};

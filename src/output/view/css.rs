@@ -11,7 +11,7 @@
 
 use cssparser::{ParseError, Parser, ParserInput, SourcePosition, Token};
 
-use super::sanitize::{clean_url, scheme};
+use super::urls::{clean_url, scheme};
 
 /// Blocks nested deeper than this make the whole style sheet or attribute go: the walk recurses
 /// once per block, and no real style sheet comes near it.

@@ -1,0 +1,313 @@
+//! Class-name groups: what a node's tag, landmark role, id and class say it is (navigation,
+//! comments, ads, …), per node and inherited from its ancestors, with the landmark bits the
+//! rules read.
+
+use super::columns::f;
+use super::vocabulary::GROUP_PREFIXES;
+use crate::dom::{Dom, Kind, Tag};
+use rustc_hash::FxHashMap;
+
+/// Number of class-name groups (`cls_*` features).
+pub(super) const CLS_GROUPS: usize = f::CLS_FORUM - f::CLS_NAV + 1;
+/// The groups with an `in_*` feature, in `in_*` column order (indices into the groups).
+pub(super) const INHERITED_GROUPS: [usize; 13] = [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 16, 15];
+
+/// The class-group bit of a `cls_*` column (`f::CLS_NAV` ..= `f::CLS_FORUM`).
+pub const fn group_bit(cls_column: usize) -> u32 {
+    1 << (cls_column - f::CLS_NAV)
+}
+
+/// The class-group bit of comment regions (`cls_comment`).
+pub const COMMENT_GROUP_BIT: u32 = group_bit(f::CLS_COMMENT);
+
+/// The class-group bits of inline chrome: share bars, screen-reader and skip text, search and
+/// account controls (`cls_share`, `cls_hidden`, `cls_account`).
+pub const INLINE_CHROME_BITS: u32 =
+    group_bit(f::CLS_SHARE) | group_bit(f::CLS_HIDDEN) | group_bit(f::CLS_ACCOUNT);
+
+/// Name groups: the `cls_*` columns' groups, then the groups only decoding reads (no feature
+/// column, so the model does not see them): photo galleries and related links.
+pub(super) const NAME_GROUPS: usize = CLS_GROUPS + 2;
+
+/// The group bit of photo galleries and slide shows named `gallery` (decoding only: their
+/// captions are not the article's text, see [`crate::rules`]).
+pub const GALLERY_GROUP_BIT: u32 = 1 << CLS_GROUPS;
+
+/// The group bit of related-link lists named `related`, `recommend`, `trending`, `popular`,
+/// `outbrain` or `taboola` (decoding only: the lists under an article that point elsewhere;
+/// `cls_related` also counts `more`, `teaser` and `promo`, which name a collapsed article's
+/// rest or its lead on too many pages to leave out).
+pub const RELATED_GROUP_BIT: u32 = 1 << (CLS_GROUPS + 1);
+
+/// The bit of HTML's complementary landmark, an `<aside>` or `role=complementary` element, by
+/// its tag or role alone (decoding only, see [`crate::rules`]; `cls_sidebar` also counts
+/// names such as `sidebar` and `widget`, which hold content on too many pages).
+pub const ASIDE_LANDMARK_BIT: u32 = 1 << (CLS_GROUPS + 2);
+
+/// The bit of the page's own banner and content-info landmarks: a `<header>` or `<footer>`
+/// outside every `<article>`, `<main>` and `<section>` (inside one it is that section's, as in
+/// HTML's landmark mapping), or a `role=banner` or `role=contentinfo` element (decoding only, see
+/// [`crate::rules`]).
+pub const PAGE_LANDMARK_BIT: u32 = 1 << (CLS_GROUPS + 3);
+
+/// The bit of HTML's navigation landmark by tag or role alone: `<nav>`, `role=navigation`,
+/// `role=menu`, `role=menubar` (decoding only: the page's chrome of the all-template fallback,
+/// with the other two landmark bits).
+pub const NAV_LANDMARK_BIT: u32 = 1 << (CLS_GROUPS + 4);
+
+/// The page's chrome landmarks: navigation, asides, and the page's own header and footer.
+pub const CHROME_LANDMARK_BITS: u32 = NAV_LANDMARK_BIT | ASIDE_LANDMARK_BIT | PAGE_LANDMARK_BIT;
+
+/// Marks `<article>`, `<main>` and `<section>` and, inherited, their subtrees (for
+/// [`PAGE_LANDMARK_BIT`]); no region.
+pub(super) const SECTIONING_BIT: u32 = 1 << (CLS_GROUPS + 5);
+
+/// The groups that `<html>` and `<body>` classes contribute: content, product and forum
+/// name the page's type there, not a region.
+pub(super) const PAGE_TYPE_GROUPS: u32 = (1 << 9) | (1 << 15) | (1 << 16);
+
+/// What [`class_groups`] finds, per node and for the page.
+pub(super) struct ClassGroups {
+    /// Class-name group bits of the node's own tag, role, id and class.
+    pub(super) own: Vec<u32>,
+    /// The bits of the node and its ancestors.
+    pub(super) inherited: Vec<u32>,
+    /// Whether the node lies in a main/article landmark.
+    pub(super) in_main: Vec<bool>,
+    /// The first main landmark ([`PageFeatures::main_landmark`]).
+    pub(super) main_landmark: Option<usize>,
+}
+
+/// Per node: its class-name group bits (own tag, role, id and class; of the id and class of
+/// `<html>` and `<body>` only [`PAGE_TYPE_GROUPS`]), the bits of it and its ancestors, and
+/// whether it lies in a main/article landmark; and the page's first main landmark. One
+/// top-down pass.
+///
+/// # Complexity
+/// O(n + total length of the distinct id and class values).
+pub(super) fn class_groups(dom: &Dom) -> ClassGroups {
+    let n = dom.len();
+    let mut own = vec![0u32; n];
+    let mut inherited = vec![0u32; n];
+    let mut in_main = vec![false; n];
+    let mut main_landmark = None;
+    // Short keys from one page: a fast hash (a page crafted to collide is bounded by the
+    // page time limit, as any slow page is).
+    let mut memo: FxHashMap<&str, u32> = FxHashMap::default();
+    for i in 1..n {
+        let node = dom.node(i);
+        let p = node.parent as usize;
+        if node.kind != Kind::Element {
+            inherited[i] = inherited[p];
+            in_main[i] = in_main[p];
+            continue;
+        }
+        let mut bits = 0u32;
+        let mut main = matches!(node.tag, Tag::MAIN | Tag::ARTICLE);
+        let mut main_role = false;
+        // A header or footer inside an article, main or section is that section's own.
+        let page_landmark = match inherited[p] & SECTIONING_BIT {
+            0 => PAGE_LANDMARK_BIT,
+            _ => 0,
+        };
+        match node.tag {
+            Tag::NAV => bits |= (1 << 0) | NAV_LANDMARK_BIT,
+            Tag::HEADER => bits |= (1 << 1) | page_landmark,
+            Tag::FOOTER => bits |= (1 << 2) | page_landmark,
+            Tag::ASIDE => bits |= (1 << 3) | ASIDE_LANDMARK_BIT,
+            Tag::MAIN | Tag::ARTICLE => bits |= (1 << 9) | SECTIONING_BIT,
+            Tag::SECTION => bits |= SECTIONING_BIT,
+            _ => {}
+        }
+        // Themes list page-wide settings on <html> and <body> (has-sidebar, header-fixed,
+        // comment-placeholder): there only the page-type groups (single-post, product,
+        // forum) are taken, as the others would mark every node of the page.
+        let mask = if matches!(node.tag, Tag::HTML | Tag::BODY) {
+            PAGE_TYPE_GROUPS
+        } else {
+            u32::MAX
+        };
+        for (k, v) in dom.attrs(i) {
+            match k {
+                "id" | "class" => {
+                    // Class strings repeat across a page: match each distinct one once.
+                    bits |= *memo.entry(v).or_insert_with(|| name_groups(v)) & mask;
+                }
+                "role" => {
+                    let v = v.trim();
+                    main_role = v.eq_ignore_ascii_case("main");
+                    main |= main_role || v.eq_ignore_ascii_case("article");
+                    bits |= landmark_role_bits(v);
+                    bits |= name_groups(match v {
+                        "navigation" | "menubar" | "menu" => "nav",
+                        "banner" => "header",
+                        "contentinfo" => "footer",
+                        "complementary" => "aside",
+                        "main" | "article" => "main",
+                        "dialog" | "alertdialog" => "modal",
+                        "search" => "search",
+                        _ => "",
+                    });
+                }
+                _ => {}
+            }
+        }
+        own[i] = bits;
+        inherited[i] = inherited[p] | bits;
+        in_main[i] = in_main[p] || main;
+        if main_landmark.is_none() && (node.tag == Tag::MAIN || main_role) {
+            main_landmark = Some(i);
+        }
+    }
+    ClassGroups {
+        own,
+        inherited,
+        in_main,
+        main_landmark,
+    }
+}
+
+/// The decoding-only landmark bit of a (trimmed) `role` value, any case.
+pub(super) fn landmark_role_bits(role: &str) -> u32 {
+    const ROLES: [(&str, u32); 6] = [
+        ("navigation", NAV_LANDMARK_BIT),
+        ("menu", NAV_LANDMARK_BIT),
+        ("menubar", NAV_LANDMARK_BIT),
+        ("complementary", ASIDE_LANDMARK_BIT),
+        ("banner", PAGE_LANDMARK_BIT),
+        ("contentinfo", PAGE_LANDMARK_BIT),
+    ];
+    ROLES
+        .iter()
+        .find(|(r, _)| role.eq_ignore_ascii_case(r))
+        .map_or(0, |&(_, bit)| bit)
+}
+
+/// The group bits of an id or class value: split into lowercase alphanumeric tokens
+/// (camelCase splits too) and match each against [`GROUP_PREFIXES`].
+///
+/// # Complexity
+/// O(length of the value): tokens go through a stack buffer, and each token is compared
+/// only with the prefixes sharing its first letter.
+pub(super) fn name_groups(value: &str) -> u32 {
+    /// Longest prefix in [`GROUP_PREFIXES`] is shorter than this; longer tokens keep their
+    /// first bytes and their true length.
+    const KEEP: usize = 24;
+    let by_letter = prefixes_by_letter();
+    let mut bits = 0u32;
+    let mut buf = [0u8; KEEP];
+    let mut len = 0usize;
+    // The token before, for names split in two (`sr-only`, `visually-hidden`, `screen-reader`).
+    let mut prev = [0u8; 8];
+    let mut prev_len = 0usize;
+    let mut flush = |buf: &[u8; KEEP], len: &mut usize| {
+        if *len > 0 {
+            let t = &buf[..(*len).min(KEEP)];
+            let p = &prev[..prev_len];
+            if matches!(
+                (p, t),
+                (b"sr", b"only") | (b"visually", b"hidden") | (b"screen", b"reader")
+            ) {
+                bits |= group_bit(f::CLS_HIDDEN);
+            }
+            // A longer token can start no pair.
+            prev_len = if t.len() <= prev.len() { t.len() } else { 0 };
+            prev[..prev_len].copy_from_slice(&t[..prev_len]);
+            // Prefixes are a few bytes: an inline byte loop, not a call to `memcmp`.
+            let starts = |p: &[u8]| t.len() >= p.len() && t.iter().zip(p).all(|(a, b)| a == b);
+            for &(p, g) in &by_letter[(t[0] as usize) & 0x7f] {
+                let p = p.as_bytes();
+                let hit = if p.len() <= 3 {
+                    (*len == p.len() || *len == p.len() + 1 && t[p.len()] == b's') && starts(p)
+                } else {
+                    // `commented` and `commentary` describe an article, not its comments.
+                    starts(p) && !(p == b"comment" && (t == b"commented" || t == b"commentary"))
+                };
+                if hit {
+                    bits |= 1 << g;
+                }
+            }
+            *len = 0;
+        }
+    };
+    let mut prev_lower = false;
+    for &b in value.as_bytes() {
+        if b.is_ascii_alphanumeric() {
+            if b.is_ascii_uppercase() && prev_lower {
+                flush(&buf, &mut len);
+            }
+            prev_lower = b.is_ascii_lowercase();
+            if len < KEEP {
+                buf[len] = b.to_ascii_lowercase();
+            }
+            len += 1;
+        } else {
+            prev_lower = false;
+            flush(&buf, &mut len);
+        }
+    }
+    flush(&buf, &mut len);
+    bits
+}
+
+/// [`GROUP_PREFIXES`] indexed by the prefix's first byte: (prefix, group).
+pub(super) fn prefixes_by_letter() -> &'static [Vec<(&'static str, u8)>] {
+    static TABLE: std::sync::OnceLock<Vec<Vec<(&'static str, u8)>>> = std::sync::OnceLock::new();
+    TABLE.get_or_init(|| {
+        let mut t = vec![Vec::new(); 128];
+        for (g, prefixes) in GROUP_PREFIXES.iter().enumerate() {
+            for p in prefixes.iter() {
+                t[p.as_bytes()[0] as usize].push((*p, g as u8));
+            }
+        }
+        t
+    })
+}
+
+const _: () = assert!(GROUP_PREFIXES.len() == NAME_GROUPS);
+
+#[cfg(test)]
+mod name_tests {
+    use super::*;
+
+    #[test]
+    fn class_names_by_hand() {
+        let g = |v| name_groups(v);
+        assert_eq!(g("site-footer"), 1 << 2);
+        assert_eq!(g("mainNav"), (1 << 9) | 1);
+        assert_eq!(g("ads"), 1 << 7);
+        assert_eq!(g("address shadow"), 0);
+        assert_eq!(g("CommentList"), 1 << 4);
+        assert_eq!(g("commented commentary"), 0);
+        assert_eq!(g("comments-area"), 1 << 4);
+        assert_eq!(
+            g("a-really-long-token-that-starts-with-sidebarxxxxxxxx sidebarLeft"),
+            1 << 3
+        );
+        assert_eq!(g(""), 0);
+        // Screen-reader names split in two: Bootstrap's and WordPress's.
+        let hidden = group_bit(f::CLS_HIDDEN);
+        assert_eq!(g("sr-only"), hidden);
+        assert_eq!(g("visually-hidden-focusable"), hidden);
+        assert_eq!(g("screen-reader-text"), hidden | 1 << 9);
+        assert_eq!(g("srOnly"), hidden);
+        assert_eq!(g("sr-x-only"), 0);
+        assert_eq!(g("only-sr reader-screen"), 0);
+        // Galleries: a decoding-only bit above every cls_* column's.
+        assert_eq!(GALLERY_GROUP_BIT, 1 << CLS_GROUPS);
+        assert_eq!(g("full-gallery photoGallery"), GALLERY_GROUP_BIT);
+        assert_eq!(
+            g("gallery-item card"),
+            GALLERY_GROUP_BIT | group_bit(f::CLS_PRODUCT)
+        );
+        assert_eq!(g("galleon"), 0);
+        // Related links: the next decoding-only bit, beside cls_related's.
+        let related = group_bit(f::CLS_RELATED);
+        assert_eq!(RELATED_GROUP_BIT, 1 << (CLS_GROUPS + 1));
+        assert_eq!(g("related-links"), RELATED_GROUP_BIT | related);
+        assert_eq!(g("mostPopular"), RELATED_GROUP_BIT | related);
+        assert_eq!(g("OUTBRAIN"), RELATED_GROUP_BIT | group_bit(f::CLS_AD));
+        assert_eq!(g("read-more-content"), related | (1 << 9));
+        assert_eq!(g("relatedness"), RELATED_GROUP_BIT | related);
+    }
+}

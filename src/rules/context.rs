@@ -1,0 +1,105 @@
+//! What every rule reads of a page: its tree, visibility, counts, regions, the model's scores
+//! and the rules' limits, gathered once per page.
+
+use super::options::RuleOptions;
+use crate::dom::{Dom, Kind};
+use crate::features::Counts;
+
+/// The page's regions: per node, the class-name groups of the node and its ancestors
+/// (`groups_in`), except that code lies in the regions of its nearest ancestor outside code:
+/// names inside `<pre>`, `<code>` and `<xmp>` are a syntax highlighter's (`hljs-comment`), not
+/// regions. Every rule of this module reads them.
+pub struct Regions {
+    /// Per node, its regions' group bits.
+    pub groups: Vec<u32>,
+    /// The groups the page has (below the root): a rule for a group the page lacks costs nothing.
+    pub present: u32,
+}
+
+impl Regions {
+    /// The regions of `dom` from its `groups_in`. O(n): one top-down pass.
+    pub fn new(dom: &Dom, groups_in: &[u32]) -> Regions {
+        let n = dom.len();
+        let mut in_code = vec![false; n];
+        let mut groups = groups_in.to_vec();
+        let mut present = 0u32;
+        for i in 1..n {
+            let node = dom.node(i);
+            let p = node.parent as usize;
+            in_code[i] = in_code[p] || node.kind == Kind::Element && node.tag.is_code();
+            if in_code[i] {
+                groups[i] = groups[p];
+            }
+            present |= groups[i];
+        }
+        Regions { groups, present }
+    }
+}
+
+/// A page as the rules read it. Built once per page ([`Context::new`], O(n) for the regions);
+/// every pass takes it and the keep-mask.
+pub struct Context<'a> {
+    /// The page's tree.
+    pub dom: &'a Dom,
+    /// Per node, whether it is rendered.
+    pub visible: &'a [bool],
+    /// Per node, its text counts (words, characters).
+    pub counts: &'a [Counts],
+    /// The page's regions.
+    pub regions: Regions,
+    /// Per node, the model's smoothed templateness; NaN outside the scored tree (`<body>`).
+    pub y: &'a [f32],
+    /// The rules' limits.
+    pub opts: &'a RuleOptions,
+}
+
+impl<'a> Context<'a> {
+    /// The context of a page: its tree, visibility, counts and class-name groups per node
+    /// (`groups_in`, from the features), the model's scores `y`, and the limits. O(n).
+    pub fn new(
+        dom: &'a Dom,
+        visible: &'a [bool],
+        counts: &'a [Counts],
+        groups_in: &[u32],
+        y: &'a [f32],
+        opts: &'a RuleOptions,
+    ) -> Context<'a> {
+        Context {
+            dom,
+            visible,
+            counts,
+            regions: Regions::new(dom, groups_in),
+            y,
+            opts,
+        }
+    }
+
+    /// Whether node `i` lies in the scored tree (the model gave it a score).
+    pub fn scored(&self, i: usize) -> bool {
+        !self.y[i].is_nan()
+    }
+
+    /// Whether node `i` is a visible text node.
+    pub fn is_visible_text(&self, i: usize) -> bool {
+        self.dom.node(i).kind == Kind::Text && self.visible[i]
+    }
+
+    /// The words of the visible text nodes among `nodes` that `keep` holds. O(|nodes|).
+    pub fn kept_words(&self, keep: &[bool], nodes: impl Iterator<Item = usize>) -> u64 {
+        nodes
+            .filter(|&i| self.is_visible_text(i) && keep[i])
+            .map(|i| self.counts[i].words as u64)
+            .sum()
+    }
+
+    /// Clears `keep` on the text nodes among `nodes`; returns how many kept visible ones it
+    /// cleared. O(|nodes|).
+    pub fn clear_text(&self, keep: &mut [bool], nodes: impl Iterator<Item = usize>) -> usize {
+        let mut cleared = 0;
+        for i in nodes.filter(|&i| self.dom.node(i).kind == Kind::Text) {
+            cleared += (self.visible[i] && keep[i]) as usize;
+            keep[i] = false;
+        }
+        cleared
+    }
+}

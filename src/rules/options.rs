@@ -1,0 +1,207 @@
+//! Which rules run ([`RuleSet`]) and their limits ([`RuleOptions`]), every default documented.
+
+/// One rule of [`Rule::ALL`], named as `--without-rule` takes it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Rule {
+    /// A forum thread's replies marked up as its opening post stay (runs with `comments`).
+    ForumReplies,
+    /// The page's own main element is kept when the model kept almost nothing.
+    MainStart,
+    /// Comment threads under an article leave.
+    Comments,
+    /// Share bars, skip and screen-reader text, search and account controls leave.
+    InlineChrome,
+    /// Photo galleries leave.
+    Galleries,
+    /// The complementary landmark (`<aside>`) leaves.
+    Asides,
+    /// The page's own header and footer leave (not the one holding the title).
+    PageHeaderFooter,
+    /// Lists of related links leave.
+    RelatedLinks,
+    /// What precedes the page's main start (and its title) leaves.
+    BeforeMain,
+    /// A page whose few kept words are all chrome has no main content.
+    OnlyChrome,
+    /// The second copy of a repeated passage leaves.
+    Repeats,
+    /// With nothing kept, the least template-like text that is not chrome is kept.
+    LowestFallback,
+    /// With still nothing, boilerpipe's content blocks are kept.
+    BlocksFallback,
+}
+
+impl Rule {
+    /// Every rule, in the order the rules run.
+    pub const ALL: [Rule; 13] = [
+        Rule::ForumReplies,
+        Rule::MainStart,
+        Rule::Comments,
+        Rule::InlineChrome,
+        Rule::Galleries,
+        Rule::Asides,
+        Rule::PageHeaderFooter,
+        Rule::RelatedLinks,
+        Rule::BeforeMain,
+        Rule::OnlyChrome,
+        Rule::Repeats,
+        Rule::LowestFallback,
+        Rule::BlocksFallback,
+    ];
+
+    /// The rule's name (`--without-rule NAME`, Python's `without_rules=`).
+    pub fn name(self) -> &'static str {
+        match self {
+            Rule::ForumReplies => "forum-replies",
+            Rule::MainStart => "main-start",
+            Rule::Comments => "comments",
+            Rule::InlineChrome => "inline-chrome",
+            Rule::Galleries => "galleries",
+            Rule::Asides => "asides",
+            Rule::PageHeaderFooter => "page-header-footer",
+            Rule::RelatedLinks => "related-links",
+            Rule::BeforeMain => "before-main",
+            Rule::OnlyChrome => "only-chrome",
+            Rule::Repeats => "repeats",
+            Rule::LowestFallback => "lowest-fallback",
+            Rule::BlocksFallback => "blocks-fallback",
+        }
+    }
+
+    /// What the rule does, in one line.
+    pub fn description(self) -> &'static str {
+        match self {
+            Rule::ForumReplies => {
+                "a forum thread's replies marked up as its opening post stay (runs with comments)"
+            }
+            Rule::MainStart => {
+                "the page's own main element (skip-link target, else <main>) is kept when the model kept almost nothing"
+            }
+            Rule::Comments => "comment threads under an article leave",
+            Rule::InlineChrome => {
+                "share bars, skip and screen-reader text, search and account controls leave"
+            }
+            Rule::Galleries => "photo galleries' captions leave",
+            Rule::Asides => "the complementary landmark (<aside>, role=complementary) leaves",
+            Rule::PageHeaderFooter => {
+                "the page's own header and footer landmarks leave, but the one holding the title"
+            }
+            Rule::RelatedLinks => "lists of related links leave",
+            Rule::BeforeMain => "what precedes the page's main start and its title heading leaves",
+            Rule::OnlyChrome => {
+                "a page whose few kept words all lie in its chrome landmarks has no main content"
+            }
+            Rule::Repeats => "the second copy of a repeated passage leaves",
+            Rule::LowestFallback => {
+                "when nothing is kept, the least template-like text that is not chrome is kept"
+            }
+            Rule::BlocksFallback => "when that is nothing too, boilerpipe's content blocks are kept",
+        }
+    }
+
+    /// The rule named `name`, if any.
+    pub fn from_name(name: &str) -> Option<Rule> {
+        Rule::ALL.into_iter().find(|r| r.name() == name)
+    }
+
+    pub(super) fn bit(self) -> u16 {
+        1 << self as u16
+    }
+}
+
+impl std::fmt::Display for Rule {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// Which rules run: a set of [`Rule`]s, all of them by default.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct RuleSet(u16);
+
+impl RuleSet {
+    /// Every rule.
+    pub const ALL: RuleSet = RuleSet((1 << Rule::ALL.len()) - 1);
+    /// No rule: the model's keep-mask alone.
+    pub const NONE: RuleSet = RuleSet(0);
+
+    /// Whether `rule` runs.
+    pub fn contains(self, rule: Rule) -> bool {
+        self.0 & rule.bit() != 0
+    }
+
+    /// This set without `rule`.
+    #[must_use]
+    pub fn without(self, rule: Rule) -> RuleSet {
+        RuleSet(self.0 & !rule.bit())
+    }
+
+    /// This set with `rule`.
+    #[must_use]
+    pub fn with(self, rule: Rule) -> RuleSet {
+        RuleSet(self.0 | rule.bit())
+    }
+
+    /// The rules in the set, in the order they run.
+    pub fn iter(self) -> impl Iterator<Item = Rule> {
+        Rule::ALL.into_iter().filter(move |&r| self.contains(r))
+    }
+}
+
+impl Default for RuleSet {
+    fn default() -> Self {
+        RuleSet::ALL
+    }
+}
+
+/// The rules' limits, each with its default (`RuleOptions::default()`).
+#[derive(Debug, Clone, PartialEq)]
+pub struct RuleOptions {
+    /// `comments` … `related-links`, `only-chrome`: kept words outside a region that make the
+    /// page an article the region belongs to (default 100).
+    pub min_article_words: u32,
+    /// `forum-replies`: elements in comment regions marked up as the opening post that make
+    /// them a thread's replies (default 2).
+    pub min_reply_twins: usize,
+    /// `forum-replies`: kept words of a main-content element whose markup a reply may share, a
+    /// post rather than a label (default 20).
+    pub min_post_words: u32,
+    /// `before-main`: kept words from the main start on that make the page's own account
+    /// trusted; with fewer (an empty `<main>` filled by script) nothing is dropped (default 20).
+    pub min_main_words: u32,
+    /// `main-start`: kept words on the page under which the model is taken to have lost the
+    /// main content, fewer than two short paragraphs (default 200).
+    pub recover_below_page_words: u32,
+    /// `main-start`: share of the main element's words, as a fraction, under which the model is
+    /// taken to have lost that element (default 1/5).
+    pub recover_below_share: (u32, u32),
+    /// `repeats`: kept words a repeated passage has at least (default 10).
+    pub min_repeat_words: u32,
+}
+
+impl Default for RuleOptions {
+    fn default() -> Self {
+        RuleOptions {
+            min_article_words: 100,
+            min_reply_twins: 2,
+            min_post_words: 20,
+            min_main_words: 20,
+            recover_below_page_words: 200,
+            recover_below_share: (1, 5),
+            min_repeat_words: 10,
+        }
+    }
+}
+
+/// `--without-rule NAME` takes the names of [`Rule::name`], with [`Rule::description`] as help:
+/// the command line and Python read one list.
+#[cfg(feature = "cli")]
+impl clap::ValueEnum for Rule {
+    fn value_variants<'a>() -> &'a [Self] {
+        &Rule::ALL
+    }
+
+    fn to_possible_value(&self) -> Option<clap::builder::PossibleValue> {
+        Some(clap::builder::PossibleValue::new(self.name()).help(self.description()))
+    }
+}
