@@ -10,7 +10,7 @@ use criterion::{criterion_group, criterion_main, Criterion};
 use pagelevel::dom::Kind;
 use pagelevel::features::{self, FeatureOptions, PageFeatures};
 use pagelevel::model::Model;
-use pagelevel::{Limits, Page};
+use pagelevel::Page;
 
 /// Pages timed (the first ones of the manifest): enough for a stable mean, quick to prepare.
 const PAGES: usize = 60;
@@ -27,7 +27,14 @@ fn pages() -> Vec<(PageFeatures, Vec<bool>)> {
         .filter_map(|line| {
             let v: serde_json::Value = serde_json::from_str(line).ok()?;
             let path = root.join(v["html"].as_str()?);
-            let page = Page::from_path(&path, v["url"].as_str(), &Limits::default()).ok()?;
+            let page = Page::from_path(
+                &path,
+                &pagelevel::PageOptions {
+                    url: v["url"].as_str(),
+                    ..Default::default()
+                },
+            )
+            .ok()?;
             let pf = features::compute(&page.dom, page.url.as_deref(), &FeatureOptions::default());
             // The segment stage's mask: visible elements of 2,000 px² or more.
             let dom = &page.dom;

@@ -168,8 +168,13 @@ fn check_items<R: std::io::Read>(
 /// [`crate::output::render::MAX_PREFIX_BYTES`] of indentation) or if the HTML leaves a tag unbalanced.
 pub fn render(data: &[u8]) -> crate::Result<(usize, usize)> {
     use crate::output::render::{render, Format};
-    let page =
-        crate::Page::from_bytes(&[&b"<p>"[..], data].concat(), None, None, &PIPELINE_LIMITS)?;
+    let page = crate::Page::from_bytes(
+        &[&b"<p>"[..], data].concat(),
+        &crate::PageOptions {
+            limits: PIPELINE_LIMITS,
+            ..Default::default()
+        },
+    )?;
     let dom = &page.dom;
     let visible = crate::dom::visibility(dom);
     let keep = vec![true; dom.len()];
@@ -206,13 +211,14 @@ pub const VIEW_LIMITS: Limits = PIPELINE_LIMITS;
 /// Returns the total length of the two views, or the typed error for the page; panics if a
 /// view is not inert or cannot be rendered.
 pub fn view(data: &[u8]) -> crate::Result<usize> {
-    let page = crate::Page::from_bytes_with(
+    let page = crate::Page::from_bytes(
         data,
-        None,
-        None,
-        &VIEW_LIMITS,
-        &crate::config::Deadline::none(),
-        crate::Spans::Keep,
+        &crate::PageOptions {
+            limits: VIEW_LIMITS,
+            deadline: Some(&crate::config::Deadline::none()),
+            spans: crate::Spans::Keep,
+            ..Default::default()
+        },
     )?;
     let a = crate::pipeline::analyze(page, Model::embedded(), &Options::default());
     let mut total = 0;

@@ -68,4 +68,4 @@ pub mod url;
 
 pub use config::Limits;
 pub use error::{Error, Result};
-pub use page::{Page, Spans};
+pub use page::{Page, PageOptions, Spans};

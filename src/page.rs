@@ -37,41 +37,41 @@ pub enum Spans {
     Keep,
 }
 
+/// How a page is read: everything but its bytes. `PageOptions::default()` is a page with no
+/// URL and no transport charset, the default [`Limits`], no deadline and no source spans.
+#[derive(Debug, Clone, Default)]
+pub struct PageOptions<'a> {
+    /// The page's URL, when known (intra-site link features; a charset hint from the domain).
+    pub url: Option<&'a str>,
+    /// The transport's charset label (HTTP `Content-Type`, a WARC record's), when there is one.
+    pub charset: Option<&'a str>,
+    /// Size, node and time limits. The time limit applies through `deadline`.
+    pub limits: Limits,
+    /// Stops the read with [`crate::Error::Timeout`] once it passes; `None`: no deadline.
+    pub deadline: Option<&'a Deadline>,
+    /// Whether the parse records source spans.
+    pub spans: Spans,
+}
+
+impl<'a> PageOptions<'a> {
+    /// The default options with the page's URL.
+    pub fn url(url: Option<&'a str>) -> PageOptions<'a> {
+        PageOptions {
+            url,
+            ..PageOptions::default()
+        }
+    }
+}
+
 impl Page {
-    /// Decodes and parses raw bytes. `charset` is a transport-level label (HTTP, WARC).
-    /// Size and node limits apply, not the time limit (see [`Page::from_bytes_within`]).
-    pub fn from_bytes(
-        bytes: &[u8],
-        url: Option<&str>,
-        charset: Option<&str>,
-        limits: &Limits,
-    ) -> Result<Page> {
-        Page::from_bytes_within(bytes, url, charset, limits, &Deadline::none())
-    }
-
-    /// Like [`Page::from_bytes`], stopping with [`crate::Error::Timeout`] once `deadline`
-    /// passes; bytes over `limits.max_input_bytes` are [`crate::Error::TooLarge`].
-    pub fn from_bytes_within(
-        bytes: &[u8],
-        url: Option<&str>,
-        charset: Option<&str>,
-        limits: &Limits,
-        deadline: &Deadline,
-    ) -> Result<Page> {
-        Page::from_bytes_with(bytes, url, charset, limits, deadline, Spans::Skip)
-    }
-
-    /// Like [`Page::from_bytes_within`], with source spans when `spans` is [`Spans::Keep`].
-    /// Bytes a browser would not render as HTML or text (an image, a PDF, binary data:
-    /// [`crate::decode::sniff::binary_kind`]) are [`crate::Error::NotHtml`].
-    pub fn from_bytes_with(
-        bytes: &[u8],
-        url: Option<&str>,
-        charset: Option<&str>,
-        limits: &Limits,
-        deadline: &Deadline,
-        spans: Spans,
-    ) -> Result<Page> {
+    /// Decodes and parses raw bytes. Bytes over `opts.limits.max_input_bytes` are
+    /// [`crate::Error::TooLarge`]; bytes a browser would not render as HTML or text (an image, a
+    /// PDF, binary data: [`crate::decode::sniff::binary_kind`]) are [`crate::Error::NotHtml`];
+    /// a parse over `opts.limits.max_nodes` nodes is [`crate::Error::TooManyNodes`].
+    pub fn from_bytes(bytes: &[u8], opts: &PageOptions) -> Result<Page> {
+        let none = Deadline::none();
+        let deadline = opts.deadline.unwrap_or(&none);
+        let (url, limits) = (opts.url, &opts.limits);
         if bytes.len() as u64 > limits.max_input_bytes {
             return Err(crate::Error::TooLarge {
                 what: url.unwrap_or("page").to_string(),
@@ -82,10 +82,10 @@ impl Page {
         if let Some(kind) = crate::decode::sniff::binary_kind(bytes) {
             return Err(crate::Error::NotHtml { kind });
         }
-        let mut decoded = decode_for_url(bytes, charset, url);
+        let mut decoded = decode_for_url(bytes, opts.charset, url);
         dom::close_unterminated_title(&mut decoded.text);
         deadline.check("decode")?;
-        let dom = match spans {
+        let dom = match opts.spans {
             Spans::Skip => dom::parse_plain_within(&decoded.text, limits, deadline)?,
             Spans::Keep => dom::parse_within(&decoded.text, limits, deadline)?,
         };
@@ -98,31 +98,19 @@ impl Page {
         })
     }
 
-    /// Reads a `.html` or `.html.gz` file and parses it, without the time limit.
-    pub fn from_path(path: &Path, url: Option<&str>, limits: &Limits) -> Result<Page> {
-        Page::from_path_within(path, url, limits, &Deadline::none())
-    }
-
-    /// Like [`Page::from_path`], stopping with [`crate::Error::Timeout`] once `deadline` passes.
-    pub fn from_path_within(
-        path: &Path,
-        url: Option<&str>,
-        limits: &Limits,
-        deadline: &Deadline,
-    ) -> Result<Page> {
-        Page::from_path_with(path, url, limits, deadline, Spans::Skip)
-    }
-
-    /// Like [`Page::from_path_within`], with source spans when `spans` is [`Spans::Keep`].
-    pub fn from_path_with(
-        path: &Path,
-        url: Option<&str>,
-        limits: &Limits,
-        deadline: &Deadline,
-        spans: Spans,
-    ) -> Result<Page> {
-        let bytes = input::read_page(path, limits)?;
-        deadline.check("read")?;
-        Page::from_bytes_with(&bytes, url, None, limits, deadline, spans)
+    /// Reads a `.html` or `.html.gz` file ([`crate::input::read_page`]) and parses it as
+    /// [`Page::from_bytes`] does; `opts.charset` is not read (a file has no transport).
+    pub fn from_path(path: &Path, opts: &PageOptions) -> Result<Page> {
+        let bytes = input::read_page(path, &opts.limits)?;
+        if let Some(deadline) = opts.deadline {
+            deadline.check("read")?;
+        }
+        Page::from_bytes(
+            &bytes,
+            &PageOptions {
+                charset: None,
+                ..opts.clone()
+            },
+        )
     }
 }

@@ -97,7 +97,16 @@ pub fn run_bytes(
     opts: &Options,
 ) -> Result<Analysis> {
     let deadline = limits.deadline();
-    let page = Page::from_bytes_within(bytes, url, charset, limits, &deadline)?;
+    let page = Page::from_bytes(
+        bytes,
+        &crate::PageOptions {
+            url,
+            charset,
+            limits: *limits,
+            deadline: Some(&deadline),
+            ..Default::default()
+        },
+    )?;
     analyze_within(page, model, opts, &deadline)
 }
 

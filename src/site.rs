@@ -476,7 +476,15 @@ pub fn check_gold(dom: &Dom, labels: &[bool], gold: &str) -> GoldCheck {
 /// Reads and parses one page within `limits`, its time limit included, for hashing or labelling
 /// (the DOM lives only inside that call).
 fn load(page: &SitePage, limits: &Limits) -> Result<Page> {
-    Page::from_path_within(&page.file, page.url.as_deref(), limits, &limits.deadline())
+    Page::from_path(
+        &page.file,
+        &crate::PageOptions {
+            url: page.url.as_deref(),
+            limits: *limits,
+            deadline: Some(&limits.deadline()),
+            ..Default::default()
+        },
+    )
 }
 
 /// Runs SiteLevel over one site in two streaming passes (see the [module docs](self)).

@@ -397,7 +397,14 @@ fn deep_lists_give_markdown_linear_in_the_input() {
 #[test]
 fn deep_paths_are_abbreviated() {
     let html = nested("span", 1_000_000, "deep words here");
-    let page = pagelevel::Page::from_bytes(html.as_bytes(), None, None, &UNTIMED).unwrap();
+    let page = pagelevel::Page::from_bytes(
+        html.as_bytes(),
+        &pagelevel::PageOptions {
+            limits: UNTIMED,
+            ..Default::default()
+        },
+    )
+    .unwrap();
     let dom = &page.dom;
     let start = Instant::now();
     let mut total = 0usize;

@@ -12,7 +12,7 @@ use pagelevel::output::text::render_text;
 use pagelevel::pipeline::Options;
 use pagelevel::rules::bypass::{drop_bypassed, is_skip_text, main_start, recover_main};
 use pagelevel::rules::{Context, RuleOptions};
-use pagelevel::{Limits, Page};
+use pagelevel::Page;
 
 /// `n` distinct words `w0 w1 …`.
 fn words(prefix: &str, n: usize) -> String {
@@ -27,7 +27,7 @@ fn parse(html: &str) -> Page {
 }
 
 fn parse_bytes(bytes: &[u8]) -> Page {
-    Page::from_bytes(bytes, None, None, &Limits::default()).unwrap()
+    Page::from_bytes(bytes, &pagelevel::PageOptions::default()).unwrap()
 }
 
 /// The `id` of the element where `html` says its main content starts.

@@ -19,7 +19,7 @@ use pagelevel::pipeline::{analyze, Options};
 use pagelevel::rules::comments::{drop_regions, keep_replies, only_chrome};
 use pagelevel::rules::Context;
 use pagelevel::rules::{Rule, RuleOptions, RuleSet};
-use pagelevel::{Limits, Page};
+use pagelevel::Page;
 
 /// Asserts that `text` holds none of `phrases`.
 fn assert_lacks(text: &str, phrases: &[&str]) {
@@ -43,7 +43,7 @@ fn on_page<R>(
     kept: impl Fn(&Dom, &PageFeatures, usize) -> bool,
     f: impl FnOnce(&Dom, &PageFeatures, &Context, Vec<bool>) -> R,
 ) -> R {
-    let page = Page::from_bytes(bytes, None, None, &Limits::default()).unwrap();
+    let page = Page::from_bytes(bytes, &pagelevel::PageOptions::default()).unwrap();
     let dom = &page.dom;
     let pf = features::compute(dom, None, &FeatureOptions::default());
     let keep = (0..dom.len())
@@ -380,7 +380,7 @@ fn real_article_loses_its_slide_show_captions() {
         return;
     };
     let bytes = common::gunzip(&data.join("readability/html/bug-1255978.html.gz"));
-    let page = Page::from_bytes(&bytes, None, None, &Limits::default()).unwrap();
+    let page = Page::from_bytes(&bytes, &pagelevel::PageOptions::default()).unwrap();
     let text = analyze(page, Model::embedded(), &Options::default()).main_text();
     assert!(!text.contains("United goin down"), "{text}");
     assert!(!text.contains("Star Wars boosts economy"));

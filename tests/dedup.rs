@@ -13,7 +13,7 @@ use pagelevel::dedup::{
 use pagelevel::dom::visibility;
 use pagelevel::output::text::render_text;
 use pagelevel::pipeline::{analyze, Options};
-use pagelevel::{Limits, Page};
+use pagelevel::Page;
 
 /// A deterministic "text" of `n` words drawn from a 2,000-word vocabulary (seeded LCG), so
 /// that different seeds give unrelated texts with realistic repeats.
@@ -161,7 +161,7 @@ fn page(site: &str, links: usize) -> String {
 }
 
 fn parse(html: &str) -> Page {
-    Page::from_bytes(html.as_bytes(), None, None, &Limits::default()).expect("parse")
+    Page::from_bytes(html.as_bytes(), &pagelevel::PageOptions::default()).expect("parse")
 }
 
 fn full_text(p: &Page) -> String {
@@ -394,7 +394,14 @@ fn latimes_same_canonical_url_is_a_duplicate_with_a_wrong_gold() {
     let m = common::manifest(&data, "sites");
     let text = |id: &str| {
         let e = m.entries.iter().find(|e| e.id == id).expect(id);
-        let p = Page::from_path(&m.html_path(e), e.url.as_deref(), &Limits::default()).unwrap();
+        let p = Page::from_path(
+            &m.html_path(e),
+            &pagelevel::PageOptions {
+                url: e.url.as_deref(),
+                ..Default::default()
+            },
+        )
+        .unwrap();
         let gold = std::fs::read_to_string(m.gold_path(e).unwrap()).unwrap();
         (full_text(&p), main_text(p), gold)
     };

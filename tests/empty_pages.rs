@@ -6,16 +6,16 @@ mod common;
 
 use pagelevel::model::Model;
 use pagelevel::pipeline::{analyze, Analysis, Options};
-use pagelevel::{Limits, Page};
+use pagelevel::Page;
 
 fn analysis(html: &str) -> Analysis {
-    let page = Page::from_bytes(html.as_bytes(), None, None, &Limits::default()).unwrap();
+    let page = Page::from_bytes(html.as_bytes(), &pagelevel::PageOptions::default()).unwrap();
     analyze(page, Model::embedded(), &Options::default())
 }
 
 /// The analysis with a threshold of 0: every scored node is template, so the fallback decides.
 fn all_template_analysis(html: &str) -> Analysis {
-    let page = Page::from_bytes(html.as_bytes(), None, None, &Limits::default()).unwrap();
+    let page = Page::from_bytes(html.as_bytes(), &pagelevel::PageOptions::default()).unwrap();
     let mut opts = Options::default();
     opts.segment.threshold = 0.0;
     opts.segment.learned_threshold = false;
@@ -87,7 +87,7 @@ fn script_rendered_shells_on_real_pages_have_no_main_text() {
         let gold = std::fs::read_to_string(data.join(format!("wcxb-dev/gold/{id}.txt"))).unwrap();
         assert_eq!(gold.trim(), "", "{id}: gold is empty");
         let path = data.join(format!("wcxb-dev/html/{id}.html.gz"));
-        let page = Page::from_path(&path, None, &Limits::default()).unwrap();
+        let page = Page::from_path(&path, &pagelevel::PageOptions::default()).unwrap();
         let a = analyze(page, Model::embedded(), &Options::default());
         assert_eq!(a.main_text(), "", "{id}");
     }

@@ -325,7 +325,14 @@ fn l3s_annotated_pages() {
         let v: serde_json::Value = serde_json::from_str(line).unwrap();
         let path = data.join(v["annotated"].as_str().unwrap());
         let gold = std::fs::read_to_string(data.join(v["gold"].as_str().unwrap())).unwrap();
-        let page = Page::from_path(&path, v["url"].as_str(), &Limits::default()).unwrap();
+        let page = Page::from_path(
+            &path,
+            &pagelevel::PageOptions {
+                url: v["url"].as_str(),
+                ..Default::default()
+            },
+        )
+        .unwrap();
         let s = evaluate_annotated(&page, Some(&gold), model, &opts);
         for a in [s.basic, s.basic_merge, s.smooth, s.smooth_merge] {
             assert!((-1.0..=1.0).contains(&a), "{}: ARI {a}", path.display());

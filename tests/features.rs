@@ -9,7 +9,14 @@ use pagelevel::segment::{scored_mask, DEFAULT_MIN_AREA};
 use pagelevel::{Limits, Page, Spans};
 
 fn page(html: &str, url: Option<&str>) -> (Page, features::PageFeatures) {
-    let p = Page::from_bytes(html.as_bytes(), url, None, &Limits::default()).unwrap();
+    let p = Page::from_bytes(
+        html.as_bytes(),
+        &pagelevel::PageOptions {
+            url,
+            ..Default::default()
+        },
+    )
+    .unwrap();
     let pf = features::compute(&p.dom, url, &FeatureOptions::default());
     (p, pf)
 }
@@ -173,8 +180,15 @@ fn every_page_of_l3s_and_sites() {
     for set in ["l3s-gn1", "sites"] {
         let m = common::manifest(&data, set);
         for e in &m.entries {
-            let p = Page::from_path(&m.html_path(e), e.url.as_deref(), &limits)
-                .unwrap_or_else(|err| panic!("{}: {err}", e.html));
+            let p = Page::from_path(
+                &m.html_path(e),
+                &pagelevel::PageOptions {
+                    url: e.url.as_deref(),
+                    limits,
+                    ..Default::default()
+                },
+            )
+            .unwrap_or_else(|err| panic!("{}: {err}", e.html));
             let pf = features::compute(&p.dom, e.url.as_deref(), &FeatureOptions::default());
             assert_eq!(pf.matrix.len(), p.dom.len());
             for i in 0..p.dom.len() {
@@ -228,7 +242,7 @@ fn scorable_rows_skip_small_and_hidden_elements() {
     let html = r#"<body><div id=big><p id=text>A paragraph long enough to be a few lines of text
         in the estimated layout, so that its box is well over two thousand square pixels.</p>
         <span id=small>x</span><div id=hidden style="display:none">hidden words</div></div></body>"#;
-    let p = Page::from_bytes(html.as_bytes(), None, None, &Limits::default()).unwrap();
+    let p = Page::from_bytes(html.as_bytes(), &pagelevel::PageOptions::default()).unwrap();
     let visible = pagelevel::dom::visibility(&p.dom);
     let layout = pagelevel::geometry::layout(&p.dom, &visible, &Default::default());
     let rows = Rows::Scorable(DEFAULT_MIN_AREA);
@@ -253,7 +267,7 @@ fn spans_change_nothing_but_spans() {
     let Some(data) = common::data_or_skip("spans_change_nothing_but_spans") else {
         return;
     };
-    use pagelevel::config::Deadline;
+
     use pagelevel::pipeline::{analyze, Options};
     let (limits, model) = (Limits::default(), pagelevel::model::Model::embedded());
     let mut pages = 0;
@@ -261,12 +275,14 @@ fn spans_change_nothing_but_spans() {
         let m = common::manifest(&data, set);
         for e in m.entries.iter().step_by(17) {
             let parse = |spans| {
-                let p = Page::from_path_with(
+                let p = Page::from_path(
                     &m.html_path(e),
-                    e.url.as_deref(),
-                    &limits,
-                    &Deadline::none(),
-                    spans,
+                    &pagelevel::PageOptions {
+                        url: e.url.as_deref(),
+                        limits,
+                        spans,
+                        ..Default::default()
+                    },
                 )
                 .unwrap();
                 analyze(p, model, &Options::default())

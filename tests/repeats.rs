@@ -222,7 +222,7 @@ fn the_pipeline_drops_repeats_unless_asked_to_keep_them() {
     let html =
         format!("<html><head><title>Classic II watch</title></head><body>{body}</body></html>");
     let run = |keep_repeats: bool| {
-        let page = Page::from_bytes(html.as_bytes(), None, None, &Limits::default()).unwrap();
+        let page = Page::from_bytes(html.as_bytes(), &pagelevel::PageOptions::default()).unwrap();
         main_text(page, keep_repeats)
     };
     let (dropped, kept) = (run(false), run(true));
@@ -244,7 +244,7 @@ fn a_duplicated_article_on_a_real_page_is_said_once() {
     let run = |keep_repeats: bool| {
         let path = data.join("wcxb-dev/html/1396.html.gz");
         main_text(
-            Page::from_path(&path, None, &Limits::default()).unwrap(),
+            Page::from_path(&path, &pagelevel::PageOptions::default()).unwrap(),
             keep_repeats,
         )
     };

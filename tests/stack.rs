@@ -6,7 +6,7 @@ use pagelevel::model::math::sigmoid;
 use pagelevel::model::stack::{features as stacked, s, Stage2, Tree, STACK_COUNT, STACK_NAMES};
 use pagelevel::model::{Model, VERSION, VERSION_WITHOUT_THRESHOLD};
 use pagelevel::segment::{scored_mask, DEFAULT_MIN_AREA};
-use pagelevel::{Limits, Page};
+use pagelevel::Page;
 use smoothing::NO_PARENT;
 
 const EPS: f32 = 1e-5;
@@ -142,7 +142,7 @@ fn stacked_features_of_a_page_without_words_and_a_deep_chain() {
 }
 
 fn page(html: &str) -> Page {
-    Page::from_bytes(html.as_bytes(), None, None, &Limits::default()).expect("parse")
+    Page::from_bytes(html.as_bytes(), &pagelevel::PageOptions::default()).expect("parse")
 }
 
 const PAGE: &str = "<html><body><main><p>one two three four five six seven eight</p>\

@@ -9,10 +9,10 @@ use pagelevel::model::threshold::{
 };
 use pagelevel::model::{Model, VERSION, VERSION_THRESHOLD, VERSION_WITHOUT_THRESHOLD};
 use pagelevel::pipeline::{analyze, Options};
-use pagelevel::{Limits, Page};
+use pagelevel::Page;
 
 fn page(html: &str) -> Page {
-    Page::from_bytes(html.as_bytes(), None, None, &Limits::default()).expect("parse")
+    Page::from_bytes(html.as_bytes(), &pagelevel::PageOptions::default()).expect("parse")
 }
 
 fn tree(nodes: Vec<Node>) -> ThresholdModel {

@@ -20,7 +20,7 @@ fn example(name: &str) -> PathBuf {
 }
 
 fn analyse_html(html: &str) -> Analysis {
-    let page = Page::from_bytes(html.as_bytes(), None, None, &Limits::default()).unwrap();
+    let page = Page::from_bytes(html.as_bytes(), &pagelevel::PageOptions::default()).unwrap();
     analyze(page, Model::embedded(), &Options::default())
 }
 
@@ -58,7 +58,7 @@ fn element_names(html: &str) -> Vec<String> {
 fn examples_have_one_outline_per_segment_and_no_script() {
     for name in EXAMPLES {
         let path = example(name);
-        let page = Page::from_path(&path, None, &Limits::default()).unwrap();
+        let page = Page::from_path(&path, &pagelevel::PageOptions::default()).unwrap();
         let a = analyze(page, Model::embedded(), &Options::default());
         let html = render(&a, &opts(name)).unwrap();
         let n = a.segmentation.segments.len();
@@ -345,7 +345,8 @@ fn screenshot_when_chromium_is_installed() {
     let dir = temp_dir("shot");
     let html = dir.join("view.html");
     // windows-1252 on disk: the view is UTF-8 and must say so.
-    let page = Page::from_path(&example("forum-thread"), None, &Limits::default()).unwrap();
+    let page =
+        Page::from_path(&example("forum-thread"), &pagelevel::PageOptions::default()).unwrap();
     let a = analyze(page, Model::embedded(), &Options::default());
     std::fs::write(&html, render(&a, &opts("forum-thread")).unwrap()).unwrap();
     let png = dir.join("view.png");
@@ -575,13 +576,13 @@ fn hostile_corpus_is_inert() {
         assert!(names.insert(name), "{name} twice");
         // Spans kept (as the CLI parses) and skipped (parsed again inside render).
         for spans in [pagelevel::Spans::Keep, pagelevel::Spans::Skip] {
-            let page = Page::from_bytes_with(
+            let page = Page::from_bytes(
                 html.as_bytes(),
-                None,
-                None,
-                &Limits::default(),
-                &pagelevel::config::Deadline::none(),
-                spans,
+                &pagelevel::PageOptions {
+                    deadline: Some(&pagelevel::config::Deadline::none()),
+                    spans,
+                    ..Default::default()
+                },
             )
             .unwrap();
             let a = analyze(page, Model::embedded(), &Options::default());
@@ -655,7 +656,14 @@ fn random_bytes_do_not_panic() {
         ..Limits::default()
     };
     // Behind an HTML signature, or the sniff would refuse them as binary data.
-    let page = Page::from_bytes(&[&b"<p>"[..], &bytes].concat(), None, None, &limits).unwrap();
+    let page = Page::from_bytes(
+        &[&b"<p>"[..], &bytes].concat(),
+        &pagelevel::PageOptions {
+            limits,
+            ..Default::default()
+        },
+    )
+    .unwrap();
     let a = analyze(page, Model::embedded(), &Options::default());
     let out = render(&a, &opts("random")).unwrap();
     pagelevel::fuzzing::assert_inert(&out, false);

@@ -127,8 +127,17 @@ fn parse(
     let what = url.unwrap_or("<html>");
     let raw = pagelevel::input::read_bytes(bytes, what, limits).map_err(|e| e.to_string())?;
     deadline.check("read").map_err(|e| format!("{what}: {e}"))?;
-    Page::from_bytes_with(&raw, url, charset, limits, deadline, spans)
-        .map_err(|e| format!("{what}: {e}"))
+    Page::from_bytes(
+        &raw,
+        &pagelevel::PageOptions {
+            url,
+            charset,
+            limits: *limits,
+            deadline: Some(deadline),
+            spans,
+        },
+    )
+    .map_err(|e| format!("{what}: {e}"))
 }
 
 /// Parses and analyses one page with the embedded model and `opts` (the CLI's defaults but

@@ -284,12 +284,15 @@ pub fn page_at(path: &Path, offset: u64, limits: &Limits) -> crate::Result<crate
     for item in reader {
         match item {
             Item::Page(w) => {
-                return crate::Page::from_bytes_within(
+                return crate::Page::from_bytes(
                     &w.body,
-                    w.uri.as_deref(),
-                    w.charset.as_deref(),
-                    limits,
-                    &limits.deadline(),
+                    &crate::PageOptions {
+                        url: w.uri.as_deref(),
+                        charset: w.charset.as_deref(),
+                        limits: *limits,
+                        deadline: Some(&limits.deadline()),
+                        ..Default::default()
+                    },
                 )
             }
             Item::Bad(b) => {

@@ -361,7 +361,14 @@ fn plain_pages(
         .pages
         .par_iter()
         .filter_map(|p| {
-            let page = match Page::from_path(&p.file, p.url.as_deref(), &run.limits) {
+            let page = match Page::from_path(
+                &p.file,
+                &crate::PageOptions {
+                    url: p.url.as_deref(),
+                    limits: run.limits,
+                    ..Default::default()
+                },
+            ) {
                 Ok(page) => page,
                 Err(e) => {
                     eprintln!("train: {}: {e}", p.path);
@@ -942,8 +949,15 @@ pub fn fold_threshold_rows(
         .filter_map(|&i| {
             let r = &records[i];
             let gold = std::fs::read_to_string(r.root.join(r.entry.gold.as_ref()?)).ok()?;
-            let page = Page::from_path(&r.root.join(&r.entry.html), r.entry.url.as_deref(), limits)
-                .ok()?;
+            let page = Page::from_path(
+                &r.root.join(&r.entry.html),
+                &crate::PageOptions {
+                    url: r.entry.url.as_deref(),
+                    limits: *limits,
+                    ..Default::default()
+                },
+            )
+            .ok()?;
             let mut a = analyze(page, &model, opts);
             Some((i, threshold_row(&mut a, &model, opts, grid, &gold)))
         })
@@ -985,9 +999,15 @@ pub fn cross_validate_with(
             .filter_map(|&i| {
                 let r = &records[i];
                 let gold = std::fs::read_to_string(r.root.join(r.entry.gold.as_ref()?)).ok()?;
-                let page =
-                    Page::from_path(&r.root.join(&r.entry.html), r.entry.url.as_deref(), limits)
-                        .ok()?;
+                let page = Page::from_path(
+                    &r.root.join(&r.entry.html),
+                    &crate::PageOptions {
+                        url: r.entry.url.as_deref(),
+                        limits: *limits,
+                        ..Default::default()
+                    },
+                )
+                .ok()?;
                 let mut a = analyze(page, &model, first);
                 let mut prfs = vec![word_prf(&a.main_text(), &gold)];
                 let row =
@@ -1200,8 +1220,8 @@ mod tests {
         // A page of two blocks; gold keeps the article and one of the two nav words.
         let html = "<html><body><div id=nav>home about</div>\
                     <p id=art>storm hits the coast tonight again</p></body></html>";
-        let page = Page::from_bytes(html.as_bytes(), None, None, &crate::Limits::default())
-            .expect("parses");
+        let page =
+            Page::from_bytes(html.as_bytes(), &crate::PageOptions::default()).expect("parses");
         let gold = "about storm hits the coast tonight again";
         let all = Sampling {
             max: 0,

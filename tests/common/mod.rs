@@ -38,8 +38,8 @@ pub fn main_text_judged(
     opts: &pagelevel::pipeline::Options,
     template: impl Fn(&pagelevel::dom::Dom, usize) -> bool,
 ) -> String {
-    use pagelevel::{model::Model, pipeline::analyze, pipeline::Analysis, Limits, Page};
-    let page = Page::from_bytes(bytes, None, None, &Limits::default()).unwrap();
+    use pagelevel::{model::Model, pipeline::analyze, pipeline::Analysis, Page};
+    let page = Page::from_bytes(bytes, &pagelevel::PageOptions::default()).unwrap();
     let mut a = analyze(page, Model::embedded(), opts);
     let dom = &a.page.dom;
     let seg = &mut a.segmentation;

@@ -146,7 +146,14 @@ pub fn run(args: Args) -> anyhow::Result<usize> {
     work.push((
         "whole pipeline (parse → text)",
         Box::new(|b, u| {
-            if let Ok(page) = pagelevel::Page::from_bytes(b, u, None, &limits) {
+            if let Ok(page) = pagelevel::Page::from_bytes(
+                b,
+                &pagelevel::PageOptions {
+                    url: u,
+                    limits,
+                    ..Default::default()
+                },
+            ) {
                 std::hint::black_box(pagelevel::pipeline::analyze(page, model, &popts).main_text());
             }
         }),
@@ -156,7 +163,14 @@ pub fn run(args: Args) -> anyhow::Result<usize> {
         work.push((
             "whole pipeline, learned threshold",
             Box::new(|b, u| {
-                if let Ok(page) = pagelevel::Page::from_bytes(b, u, None, &limits) {
+                if let Ok(page) = pagelevel::Page::from_bytes(
+                    b,
+                    &pagelevel::PageOptions {
+                        url: u,
+                        limits,
+                        ..Default::default()
+                    },
+                ) {
                     std::hint::black_box(
                         pagelevel::pipeline::analyze(page, model, &learned).main_text(),
                     );

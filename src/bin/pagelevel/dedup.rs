@@ -218,7 +218,15 @@ impl Ctx {
     ) -> pagelevel::Result<Page> {
         match offset {
             Some(o) => o.page(&p.file, &self.limits),
-            None => Page::from_path_within(&p.file, p.url.as_deref(), &self.limits, deadline),
+            None => Page::from_path(
+                &p.file,
+                &pagelevel::PageOptions {
+                    url: p.url.as_deref(),
+                    limits: self.limits,
+                    deadline: Some(deadline),
+                    ..Default::default()
+                },
+            ),
         }
     }
 

@@ -143,7 +143,14 @@ pub fn run(args: Args) -> anyhow::Result<usize> {
             let gold = m.gold_path(e).map(std::fs::read_to_string).transpose();
             let r = (|| -> anyhow::Result<(Prf, Extra)> {
                 let gold = gold?.unwrap_or_default();
-                let page = Page::from_path(&m.html_path(e), e.url.as_deref(), &limits)?;
+                let page = Page::from_path(
+                    &m.html_path(e),
+                    &pagelevel::PageOptions {
+                        url: e.url.as_deref(),
+                        limits,
+                        ..Default::default()
+                    },
+                )?;
                 let mut extra = Extra::default();
                 let analysis = if args.template {
                     let both = BothVariants::compute(&page, &model, &opts);
@@ -173,7 +180,14 @@ pub fn run(args: Args) -> anyhow::Result<usize> {
                     analyze(page, &model, &opts)
                 };
                 if let Some(a) = annotated.get(&e.id) {
-                    let apage = Page::from_path(&m.root.join(a), e.url.as_deref(), &limits)?;
+                    let apage = Page::from_path(
+                        &m.root.join(a),
+                        &pagelevel::PageOptions {
+                            url: e.url.as_deref(),
+                            limits,
+                            ..Default::default()
+                        },
+                    )?;
                     extra.annotated = Some(evaluate_annotated(&apage, Some(&gold), &model, &opts));
                 }
                 Ok((word_prf(&analysis.main_text(), &gold), extra))

@@ -37,7 +37,15 @@ pub fn run(args: Args) -> anyhow::Result<usize> {
         |path| crate::batch::file_size(path),
         |path| {
             let deadline = limits.deadline();
-            let page = Page::from_path_within(path, args.url.as_deref(), &limits, &deadline)?;
+            let page = Page::from_path(
+                path,
+                &pagelevel::PageOptions {
+                    url: args.url.as_deref(),
+                    limits,
+                    deadline: Some(&deadline),
+                    ..Default::default()
+                },
+            )?;
             let dom = &page.dom;
             let visible = pagelevel::dom::visibility(dom);
             deadline.check("visibility")?;

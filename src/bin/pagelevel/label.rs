@@ -45,8 +45,15 @@ pub fn run(args: Args) -> anyhow::Result<usize> {
             let gold = std::fs::read_to_string(&gold_path)
                 .map_err(|err| anyhow::anyhow!("{}: {err}", gold_path.display()))?;
             let deadline = limits.deadline();
-            let page =
-                Page::from_path_within(&m.html_path(e), e.url.as_deref(), &limits, &deadline)?;
+            let page = Page::from_path(
+                &m.html_path(e),
+                &pagelevel::PageOptions {
+                    url: e.url.as_deref(),
+                    limits,
+                    deadline: Some(&deadline),
+                    ..Default::default()
+                },
+            )?;
             let labels = label_page(&page, &gold, &fopts);
             let mut out = Vec::new();
             let nodes: Vec<usize> = labels.nodes.iter().map(|l| l.node).collect();

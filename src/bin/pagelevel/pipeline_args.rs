@@ -137,8 +137,16 @@ impl PageInputs {
                        origin: &Origin,
                        deadline: &pagelevel::config::Deadline|
          -> anyhow::Result<Vec<u8>> {
-            let page =
-                pagelevel::Page::from_bytes_with(page, uri, charset, &limits, deadline, spans)?;
+            let page = pagelevel::Page::from_bytes(
+                page,
+                &pagelevel::PageOptions {
+                    url: uri,
+                    charset,
+                    limits,
+                    deadline: Some(deadline),
+                    spans,
+                },
+            )?;
             let analysis = pagelevel::pipeline::analyze_within(page, &model, &opts, deadline)?;
             let out = emit(origin, &analysis)?;
             deadline.check("output")?;

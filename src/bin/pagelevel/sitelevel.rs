@@ -464,7 +464,15 @@ pub fn run(args: Args) -> anyhow::Result<usize> {
     for g in &groups {
         one_site(g, &|_, p| {
             let limits = &options.limits;
-            pagelevel::Page::from_path_within(&p.file, p.url.as_deref(), limits, &limits.deadline())
+            pagelevel::Page::from_path(
+                &p.file,
+                &pagelevel::PageOptions {
+                    url: p.url.as_deref(),
+                    limits: *limits,
+                    deadline: Some(&limits.deadline()),
+                    ..Default::default()
+                },
+            )
         })?;
     }
     for path in &args.warc {

@@ -41,12 +41,15 @@ pub fn run(args: Args) -> anyhow::Result<usize> {
     let opts = args.pipeline.options();
     let limits = args.timeout.with(args.pipeline.limits.limits());
     let deadline = limits.deadline();
-    let page = match Page::from_path_with(
+    let page = match Page::from_path(
         &args.page,
-        args.url.as_deref(),
-        &limits,
-        &deadline,
-        pagelevel::Spans::Keep,
+        &pagelevel::PageOptions {
+            url: args.url.as_deref(),
+            limits,
+            deadline: Some(&deadline),
+            spans: pagelevel::Spans::Keep,
+            ..Default::default()
+        },
     ) {
         Ok(p) => p,
         // The read error already names the path.
