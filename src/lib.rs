@@ -1,14 +1,12 @@
 //! pagelevel finds the template of a web page (navigation, headers, footers, ads, link
 //! lists, cookie bars) one page at a time, segments the page and extracts its main content.
 //!
-//! One call runs the whole pipeline on a page's bytes; the [`pipeline::Analysis`] it returns
-//! gives the main text, the main content as Markdown or HTML, and the segments:
+//! Read a page ([`Page`]), [`analyze`] it with a [`Model`] (the embedded one, trained on the
+//! shared data sets, or one of your own), and the [`Analysis`] gives the main text, the main
+//! content as Markdown or HTML, and the segments with their boxes and scores:
 //!
 //! ```
-//! use pagelevel::model::Model;
-//! use pagelevel::pipeline::{run_bytes, Options};
-//! use pagelevel::output::render::Format;
-//! use pagelevel::Limits;
+//! use pagelevel::{analyze, Format, Model, Options, Page, PageOptions};
 //!
 //! let para = "The river town rebuilt its old stone bridge this summer, and the engineers \
 //!             explained how they matched the original lime mortar and why the arches \
@@ -19,14 +17,12 @@
 //!      <article><h1>The bridge is back</h1><p>{para}</p><p>{para}</p></article>\
 //!      <footer><a href='/privacy'>Privacy</a> <a href='/terms'>Terms</a></footer></body></html>"
 //! );
-//! let analysis = run_bytes(
+//! // The URL, a transport charset, limits, a deadline: all optional, in one value.
+//! let page = Page::from_bytes(
 //!     html.as_bytes(),
-//!     Some("https://example.com/bridge"),
-//!     None, // the transport's charset, when there is one
-//!     &Limits::default(),
-//!     Model::embedded(),
-//!     &Options::default(),
+//!     &PageOptions::url(Some("https://example.com/bridge")),
 //! )?;
+//! let analysis = analyze(page, Model::embedded(), &Options::default());
 //! let text = analysis.main_text();
 //! assert!(text.contains("lime mortar") && !text.contains("Privacy"));
 //! let markdown = analysis.main_rendered(Format::Markdown);
@@ -37,10 +33,27 @@
 //! # Ok::<(), pagelevel::Error>(())
 //! ```
 //!
-//! The stages are modules named after what they do, in this order (see
-//! `docs/architecture.md`): `decode → dom → geometry → blocks, features → classify (the model)
-//! → segment → rules → extract, render, view`. [`rules`] holds the passes after the model,
-//! each switchable through [`pipeline::Options::rules`].
+//! # Stages
+//! Each stage is a module, in the order a page goes through them (`docs/architecture.md`
+//! draws them with the data between them); a stage imports only the helpers ([`config`],
+//! [`error`], [`text`], [`url`]) and the stages before it, which `tests/architecture.rs` checks.
+//!
+//! | stage | what it does |
+//! |---|---|
+//! | [`input`] | files, gzip, WARC records, manifests: bytes in, within size limits |
+//! | [`decode`] | bytes → UTF-8 (BOM, transport charset, `<meta>`, detection); MIME sniffing |
+//! | [`dom`] | html5ever → one arena in document order |
+//! | [`page`] | read → decode → parse: a [`Page`] |
+//! | [`geometry`] | visibility and a flow-layout box per node |
+//! | [`features`] | boilerpipe's text blocks, class-name groups, one feature row per scored node |
+//! | [`model`] | templateness per node: boosted trees, stacking, the page's threshold |
+//! | [`segment`] | isotonic smoothing on the tree into segments; the tree filter |
+//! | [`rules`] | the passes after the model, in order, each switchable ([`Options::rules`]) |
+//! | [`pipeline`] | the stages for one page: [`analyze`] → [`Analysis`] |
+//! | [`output`] | main text, Markdown and HTML, segments JSON, the inert view |
+//! | [`eval`] | word-F1, template and segmentation metrics against gold |
+//! | [`site`], [`dedup`] | SiteLevel over a site's pages; shingle near-duplicates |
+//! | [`train`] | labels from gold text, fitting the model, cross-validation |
 
 #![deny(missing_docs)]
 
@@ -68,4 +81,8 @@ pub mod url;
 
 pub use config::Limits;
 pub use error::{Error, Result};
+pub use model::Model;
+pub use output::render::Format;
 pub use page::{Page, PageOptions, Spans};
+pub use pipeline::{analyze, Analysis, Options};
+pub use rules::{Rule, RuleSet};

@@ -228,7 +228,7 @@ impl Dom {
         &self.nodes[i]
     }
 
-    /// Whether nodes carry source spans (the tree came from [`parse_within`]).
+    /// Whether nodes carry source spans (the tree came from [`parse_within`](super::parse_within)).
     pub fn has_spans(&self) -> bool {
         self.has_spans
     }

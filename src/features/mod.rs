@@ -134,11 +134,8 @@ pub struct PageFeatures {
     pub blocks: Blocks,
     /// The block classifier's decision per block (true = content).
     pub block_content: Vec<bool>,
-    /// Per node, the class-name groups of the node and its ancestors as bits (the `in_*`
-    /// features; [`group_bit`] of a `cls_*` column, [`COMMENT_GROUP_BIT`],
-    /// [`INLINE_CHROME_BITS`], and the decoding-only [`GALLERY_GROUP_BIT`],
-    /// [`RELATED_GROUP_BIT`], [`ASIDE_LANDMARK_BIT`], [`PAGE_LANDMARK_BIT`] and
-    /// [`NAV_LANDMARK_BIT`]).
+    /// Per node, the class-name groups of the node and its ancestors as bits: the `in_*`
+    /// features' groups and the decoding-only ones the rules read (see [`names`]).
     pub groups_in: Vec<u32>,
     /// Per-node subtree counts.
     pub counts: Vec<Counts>,

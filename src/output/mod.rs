@@ -1,5 +1,5 @@
 //! The outputs of an analysis: the main text ([`text`]), the main content as Markdown or HTML
-//! ([`render`]), the segments as JSON ([`segments`]), and the inert view of the segmentation
+//! ([`render`](mod@render)), the segments as JSON ([`segments`]), and the inert view of the segmentation
 //! ([`view`]).
 
 pub mod render;
@@ -21,7 +21,7 @@ impl Analysis {
     }
 
     /// The main content (the nodes [`Analysis::main_text`] keeps) as Markdown or minimal
-    /// HTML, see [`crate::output::render`].
+    /// HTML, see [`crate::output::render`](mod@crate::output::render).
     pub fn main_rendered(&self, format: Format) -> String {
         render(&self.page.dom, &self.features.visible, &self.keep, format)
     }

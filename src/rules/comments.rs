@@ -6,17 +6,17 @@
 //! screen-reader and skip text, and search or account controls that sit inside a kept article
 //! are not content either. [`drop_regions`] drops the kept text inside such regions (an element
 //! whose id or class names them, and everything under it: [`COMMENT_GROUP_BIT`], then
-//! [`INLINE_CHROME_BITS`] of the class-name groups) when the page keeps at least
+//! [`INLINE_CHROME_BITS`](crate::features::names::INLINE_CHROME_BITS) of the class-name groups) when the page keeps at least
 //! [`RuleOptions::min_article_words`](super::RuleOptions::min_article_words) words outside them, an article body they belong to. The pipeline runs
 //! it for comment regions first, then for inline chrome, then for photo galleries
-//! ([`GALLERY_GROUP_BIT`]): a slide show's captions are prose too, often longer than the
+//! ([`GALLERY_GROUP_BIT`](crate::features::names::GALLERY_GROUP_BIT)): a slide show's captions are prose too, often longer than the
 //! article they illustrate, and they are not its text (Readability's, L3S-GN1's and the chaos
-//! set's gold leave them out); then for HTML's complementary landmark ([`ASIDE_LANDMARK_BIT`]:
+//! set's gold leave them out); then for HTML's complementary landmark ([`ASIDE_LANDMARK_BIT`](crate::features::names::ASIDE_LANDMARK_BIT):
 //! `<aside>`, `role=complementary`), which the page marks as beside its main content; last for
-//! the page's own banner and content-info landmarks ([`PAGE_LANDMARK_BIT`]: a `<header>` or
+//! the page's own banner and content-info landmarks ([`PAGE_LANDMARK_BIT`](crate::features::names::PAGE_LANDMARK_BIT): a `<header>` or
 //! `<footer>` outside any article, main or section, `role=banner`, `role=contentinfo`), sparing
 //! the one that holds the page's title heading, which is the article's header; and after them
-//! for lists of related links ([`RELATED_GROUP_BIT`]: named `related`, `recommend`, `trending`,
+//! for lists of related links ([`RELATED_GROUP_BIT`](crate::features::names::RELATED_GROUP_BIT): named `related`, `recommend`, `trending`,
 //! `popular`, `outbrain` or `taboola`), which point away from the article.
 //!
 //! A forum thread whose posts all sit in comment regions keeps them, as nothing outside is an

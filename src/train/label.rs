@@ -2,7 +2,7 @@
 //! [`crate::train`], written out so that others can train on them.
 //!
 //! For a page with gold main text, every node the pipeline scores ([`labelled_nodes`]) gets
-//! its visible words, the words the alignment with the gold text keeps ([`crate::train::align`]),
+//! its visible words, the words the alignment with the gold text keeps ([`crate::train::align`](mod@crate::train::align)),
 //! their ratio (the content share) and the gold label the classifier trains with
 //! ([`gold_template`]: template when the share is below one half; none without words).
 //!

@@ -11,7 +11,7 @@
 //!   navigation and scripts; as targets those would teach the classifier that the smoothing
 //!   root is template, and monotone smoothing would take every node with it.)
 //! - **gold**: on pages with gold main text, the page's words are aligned with the gold
-//!   words ([`crate::train::align`]); a node is template when less than half of its words align.
+//!   words ([`crate::train::align`](mod@crate::train::align)); a node is template when less than half of its words align.
 //!
 //! [`LabelSource::Both`] takes the gold label where there is one and SiteLevel's otherwise.
 //! The boosted trees weigh samples by [`sample_weights`] (class balance × a word weight,
@@ -541,7 +541,7 @@ pub fn label(s: &Sample, source: LabelSource) -> Option<bool> {
 }
 
 /// The target a sample trains the boosted trees with under `source`: its label as 0/1, or
-/// with [`Targets::Soft`] its template share, from the same source as [`label`].
+/// with [`Targets::Soft`] its template share, from the same source as [`label`](mod@label).
 pub fn target(s: &Sample, source: LabelSource, targets: Targets) -> Option<f32> {
     let hard = |b: Option<bool>| b.map(|b| b as u8 as f32);
     let (gold, site) = match targets {
