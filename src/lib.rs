@@ -57,6 +57,17 @@
 
 #![deny(missing_docs)]
 
+/// `impl AddAssign` for a struct of counters, field by field: totals over pages and folds.
+macro_rules! add_assign_fields {
+    ($t:ty: $($field:ident),+) => {
+        impl std::ops::AddAssign for $t {
+            fn add_assign(&mut self, o: $t) {
+                $(self.$field += o.$field;)+
+            }
+        }
+    };
+}
+
 pub mod config;
 pub mod decode;
 pub mod dedup;

@@ -314,14 +314,7 @@ pub struct PageStats {
     pub template_words: u64,
 }
 
-impl std::ops::AddAssign for PageStats {
-    fn add_assign(&mut self, o: PageStats) {
-        self.nodes += o.nodes;
-        self.template_nodes += o.template_nodes;
-        self.words += o.words;
-        self.template_words += o.template_words;
-    }
-}
+add_assign_fields!(PageStats: nodes, template_nodes, words, template_words);
 
 /// The outcome of one site.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]

@@ -182,14 +182,7 @@ impl Confusion {
     }
 }
 
-impl std::ops::AddAssign for Confusion {
-    fn add_assign(&mut self, o: Confusion) {
-        self.tp += o.tp;
-        self.fp += o.fp;
-        self.fn_ += o.fn_;
-        self.tn += o.tn;
-    }
-}
+add_assign_fields!(Confusion: tp, fp, fn_, tn);
 
 /// Template confusion over the paper's three kinds of items.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
@@ -202,13 +195,7 @@ pub struct TemplateCounts {
     pub links: Confusion,
 }
 
-impl std::ops::AddAssign for TemplateCounts {
-    fn add_assign(&mut self, o: TemplateCounts) {
-        self.text += o.text;
-        self.anchor += o.anchor;
-        self.links += o.links;
-    }
-}
+add_assign_fields!(TemplateCounts: text, anchor, links);
 
 fn is_link(dom: &Dom, i: usize) -> bool {
     let node = dom.node(i);
