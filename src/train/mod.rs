@@ -23,6 +23,7 @@
 
 pub mod align;
 pub mod label;
+pub mod report;
 
 use std::path::PathBuf;
 
