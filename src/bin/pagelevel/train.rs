@@ -7,6 +7,7 @@ use std::path::PathBuf;
 use pagelevel::model::boost::BoostParams;
 use pagelevel::model::threshold::{FitParams as ThresholdParams, DEFAULT_GRID};
 use pagelevel::pipeline::Options;
+use pagelevel::rules::Rule;
 use pagelevel::segment::Variant;
 use pagelevel::site::RunOptions;
 use pagelevel::train::report::{
@@ -14,8 +15,9 @@ use pagelevel::train::report::{
     threshold_table, MeansRow, ThresholdFit, ThresholdTableRow,
 };
 use pagelevel::train::{
-    collect, cross_validate_with, feature_mask, fit, validate, Classifier, FeatureSet, FitOptions,
-    LabelSource, PageNorm, SampleOrder, Sampling, Targets, TrainOptions, WordWeight,
+    collect, cross_validate_ablating, feature_mask, fit, validate, Classifier, FeatureSet,
+    FitOptions, LabelSource, PageNorm, PageScores, SampleOrder, Sampling, Targets, TrainOptions,
+    WordWeight,
 };
 
 use crate::pipeline_args::PipelineArgs;
@@ -110,6 +112,14 @@ pub struct Args {
     /// --switch-penalty).
     #[arg(long, value_delimiter = ',')]
     cv_switch_penalties: Vec<f64>,
+    /// With --cv: also score the out-of-fold pages with each of these rules switched off (the
+    /// same fold models and segments as --variant) and print the mean word-F1 per set beside
+    /// the full pipeline's.
+    #[arg(long, value_name = "RULE", value_delimiter = ',')]
+    cv_without_rule: Vec<Rule>,
+    /// With --cv: as --cv-without-rule, once for every rule that runs.
+    #[arg(long, conflicts_with = "cv_without_rule")]
+    cv_rules_ablation: bool,
     /// With --cv: also write each page's out-of-fold P/R/F1 as JSON Lines to this file.
     #[arg(long)]
     pages: Option<PathBuf>,
@@ -227,7 +237,12 @@ pub fn run(mut args: Args) -> anyhow::Result<usize> {
             false => &[],
         };
         let limits = args.pipeline.limits.limits();
-        let (all, rows) = cross_validate_with(&records, &fo, &opts, &limits, grid)?;
+        let ablate: Vec<Rule> = match args.cv_rules_ablation {
+            true => opts[0].rules.iter().collect(),
+            false => args.cv_without_rule.clone(),
+        };
+        let sets: Vec<_> = ablate.iter().map(|&r| opts[0].rules.without(r)).collect();
+        let (all, rows, off) = cross_validate_ablating(&records, &fo, &opts, &limits, grid, &sets)?;
         let learned = match rows.is_empty() {
             true => None,
             false => {
@@ -283,6 +298,17 @@ pub fn run(mut args: Args) -> anyhow::Result<usize> {
         if names.len() > 1 {
             println!("\nOut-of-fold mean word-F1 per decoding variant (same fold models, 4 decimals to compare them):\n");
             means_table(&names, &column_means(&records, &all));
+        }
+        if !ablate.is_empty() {
+            println!(
+                "\nOut-of-fold mean word-F1 with each rule switched off (same fold models and segments as {}):\n",
+                names[0]
+            );
+            let heads: Vec<String> = std::iter::once("all rules".to_string())
+                .chain(ablate.iter().map(|r| format!("without {r}")))
+                .collect();
+            let columns: Vec<PageScores> = std::iter::once(all[0].clone()).chain(off).collect();
+            means_table(&heads, &column_means(&records, &columns));
         }
         if let Some(l) = learned {
             print_thresholds(
