@@ -56,13 +56,16 @@ pub enum Source<'a> {
     },
 }
 
+/// Sites by name, each with its pages (indices into [`Inputs::pages`]) in input order.
+pub type Sites = Vec<(String, Vec<usize>)>;
+
 /// The pages to compare, in output order, and the sites they form (indices into `pages`).
 #[derive(Debug, Clone)]
 pub struct Inputs {
     /// The pages.
     pub pages: Vec<SitePage>,
     /// Sites, each with its pages in input order; `None` for files without URLs.
-    pub sites: Option<Vec<(String, Vec<usize>)>>,
+    pub sites: Option<Sites>,
     /// Per page: the place of its record (or junk span) when it comes from a WARC file (`file`).
     pub offsets: Vec<Option<Place>>,
 }
@@ -103,12 +106,9 @@ impl Inputs {
 }
 
 /// The manifests' pages, and their sites (one group per site key within each manifest).
-fn manifest_pages(
-    paths: &[PathBuf],
-    root: Option<&Path>,
-) -> Result<(Vec<SitePage>, Vec<(String, Vec<usize>)>)> {
+fn manifest_pages(paths: &[PathBuf], root: Option<&Path>) -> Result<(Vec<SitePage>, Sites)> {
     let mut pages = Vec::new();
-    let mut sites: Vec<(String, Vec<usize>)> = Vec::new();
+    let mut sites: Sites = Vec::new();
     for path in paths {
         let m = Manifest::load(path, root)?;
         let mut index: HashMap<String, usize> = HashMap::new();
