@@ -97,6 +97,22 @@ pub enum Error {
     /// The embedded or a given model could not be loaded.
     #[error("model: {0}")]
     Model(String),
+    /// A request the input cannot meet (e.g. SiteLevel texts of pages without sites).
+    #[error("{0}")]
+    Invalid(String),
+}
+
+/// An error and its sources, each after `: ` (what `anyhow`'s `{:#}` prints), for messages
+/// kept per page.
+pub fn chain(e: &dyn std::error::Error) -> String {
+    let mut out = e.to_string();
+    let mut next = e.source();
+    while let Some(s) = next {
+        out.push_str(": ");
+        out.push_str(&s.to_string());
+        next = s.source();
+    }
+    out
 }
 
 /// Shorthand for results of this crate.

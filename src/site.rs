@@ -13,6 +13,7 @@
 //! Sites come from a manifest ([`group_manifest`]: its `site` key, else the registrable domain of
 //! the page URL, else the folder of the page) or from a folder of folders ([`group_site_dir`]).
 
+use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
 use rayon::prelude::*;
@@ -478,6 +479,34 @@ fn load(page: &SitePage, limits: &Limits) -> Result<Page> {
             ..Default::default()
         },
     )
+}
+
+/// SiteLevel's node labels of every page of every site of `m` it can label, by manifest
+/// `html` path, and how many pages it could not (sites too small, pages failing).
+///
+/// # Complexity
+/// [`run_site`] per site: two parses per page.
+pub fn manifest_labels(m: &Manifest, limits: &Limits) -> (HashMap<String, Vec<bool>>, usize) {
+    let options = RunOptions {
+        limits: *limits,
+        ..RunOptions::default()
+    };
+    let mut labels = HashMap::new();
+    let mut skipped = 0;
+    for group in group_manifest(m) {
+        run_site(
+            &group,
+            &options,
+            |_, _, l| l.to_vec(),
+            |p, o| match o {
+                Outcome::Labelled(l) => {
+                    labels.insert(p.path.clone(), l);
+                }
+                Outcome::Skipped(_) | Outcome::Failed(_) => skipped += 1,
+            },
+        );
+    }
+    (labels, skipped)
 }
 
 /// Runs SiteLevel over one site in two streaming passes (see the [module docs](self)).

@@ -14,6 +14,7 @@
 //! node weighs its word count, and nodes without words do not count at all.
 
 pub mod metrics;
+pub mod run;
 
 use std::collections::{HashMap, HashSet};
 

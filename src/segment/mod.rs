@@ -65,6 +65,18 @@ pub enum Variant {
 }
 
 impl Variant {
+    /// The variant's name, as `--variant` takes it.
+    pub fn name(self) -> &'static str {
+        match self {
+            Variant::Basic => "basic",
+            Variant::Smooth => "smooth",
+            Variant::Viterbi => "viterbi",
+            Variant::SmoothViterbi => "smooth-viterbi",
+            Variant::TreeFilter => "tree-filter",
+            Variant::SmoothViterbiTree => "smooth-viterbi-tree",
+        }
+    }
+
     /// Whether the node scores are smoothed (the variant starts from [`Variant::Smooth`]).
     pub fn smooths(self) -> bool {
         !matches!(self, Variant::Basic | Variant::Viterbi)

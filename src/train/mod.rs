@@ -23,6 +23,7 @@
 
 pub mod align;
 pub mod label;
+pub mod report;
 
 use std::path::PathBuf;
 
@@ -34,7 +35,9 @@ use crate::input::manifest::{Entry, Manifest};
 use crate::model::boost::{self, BoostParams};
 use crate::model::threshold::PageSummary;
 use crate::model::{auc, bucket_of, fit_bucket, transform, BucketModel, Model};
+use crate::output::text::render_text;
 use crate::pipeline::{analyze, Analysis, Options};
+use crate::rules::{main_keep, RuleSet};
 use crate::segment::{segment, Variant, DEFAULT_MIN_AREA};
 use crate::site::{group_manifest, run_site, Outcome, RunOptions, SiteGroup};
 use crate::train::align::align;
@@ -983,17 +986,40 @@ pub fn cross_validate_with(
     limits: &crate::Limits,
     grid: &[f32],
 ) -> Result<(Vec<PageScores>, ThresholdRows)> {
+    let (out, rows, _) = cross_validate_ablating(records, fo, opts, limits, grid, &[])?;
+    Ok((out, rows))
+}
+
+/// [`cross_validate_with`], and per entry of `ablate` every page's P/R/F1 with those rules
+/// instead of the first entry of `opts`'s: the same out-of-fold segmentation, only the rules
+/// after the model differ, so each column shows what its rule set changes.
+///
+/// # Errors
+/// When a fold's model cannot be fitted.
+///
+/// # Complexity
+/// As [`cross_validate_with`], plus per page and rule set one pass of the rules and one
+/// rendering of the text.
+pub fn cross_validate_ablating(
+    records: &[PageRecord],
+    fo: &FitOptions,
+    opts: &[Options],
+    limits: &crate::Limits,
+    grid: &[f32],
+    ablate: &[RuleSet],
+) -> Result<(Vec<PageScores>, ThresholdRows, Vec<PageScores>)> {
     let mut out = vec![Vec::new(); opts.len()];
     let mut rows = Vec::new();
+    let mut ablated = vec![Vec::new(); ablate.len()];
     let Some(first) = opts.first() else {
-        return Ok((out, rows));
+        return Ok((out, rows, ablated));
     };
     for k in 0..FOLDS {
         let model = fit(records, |r| r.fold() != k, fo, String::new())?;
         let mine: Vec<usize> = (0..records.len())
             .filter(|&i| records[i].fold() == k && records[i].entry.gold.is_some())
             .collect();
-        type Scored = (usize, Vec<Prf>, Option<ThresholdRow>);
+        type Scored = (usize, Vec<Prf>, Option<ThresholdRow>, Vec<Prf>);
         let scored: Vec<Scored> = mine
             .par_iter()
             .filter_map(|&i| {
@@ -1012,14 +1038,25 @@ pub fn cross_validate_with(
                 let mut prfs = vec![word_prf(&a.main_text(), &gold)];
                 let row =
                     (!grid.is_empty()).then(|| threshold_row(&mut a, &model, first, grid, &gold));
+                let off: Vec<Prf> = ablate
+                    .iter()
+                    .map(|&rules| {
+                        let (dom, f) = (&a.page.dom, &a.features);
+                        let keep = main_keep(dom, f, &a.segmentation, rules, &first.rule_options);
+                        word_prf(&render_text(dom, &f.visible, &keep), &gold)
+                    })
+                    .collect();
                 for o in &opts[1..] {
                     a.segmentation = segment(&a.page.dom, &a.features, &model, &o.segment);
                     prfs.push(word_prf(&a.main_text(), &gold));
                 }
-                Some((i, prfs, row))
+                Some((i, prfs, row, off))
             })
             .collect();
-        for (i, prfs, row) in scored {
+        for (i, prfs, row, off) in scored {
+            for (v, prf) in off.into_iter().enumerate() {
+                ablated[v].push((i, prf));
+            }
             for (v, prf) in prfs.into_iter().enumerate() {
                 out[v].push((i, prf));
             }
@@ -1028,11 +1065,11 @@ pub fn cross_validate_with(
             }
         }
     }
-    for v in &mut out {
+    for v in out.iter_mut().chain(&mut ablated) {
         v.sort_by_key(|p| p.0);
     }
     rows.sort_by_key(|p| p.0);
-    Ok((out, rows))
+    Ok((out, rows, ablated))
 }
 
 /// An analysed page's [`ThresholdRow`]: its summaries and its word-F1 against `gold` at each

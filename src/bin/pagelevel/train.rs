@@ -2,22 +2,22 @@
 //! and writes the model JSON;
 //! `--cv` also reports out-of-fold word-F1 (folds by site). Deterministic.
 
-use std::collections::BTreeMap;
-
-use clap::ValueEnum;
 use std::path::PathBuf;
 
 use pagelevel::model::boost::BoostParams;
-use pagelevel::model::threshold::{
-    self, FitParams as ThresholdParams, ThresholdModel, DEFAULT_GRID,
-};
+use pagelevel::model::threshold::{FitParams as ThresholdParams, DEFAULT_GRID};
 use pagelevel::pipeline::Options;
+use pagelevel::rules::Rule;
 use pagelevel::segment::Variant;
 use pagelevel::site::RunOptions;
+use pagelevel::train::report::{
+    column_means, cv_columns, cv_pages, finish_model, group_rows, learned_thresholds, provenance,
+    threshold_table, MeansRow, ThresholdFit, ThresholdTableRow,
+};
 use pagelevel::train::{
-    collect, cross_validate_with, feature_mask, fit, fold_threshold_rows, validate, Classifier,
-    FeatureSet, FitOptions, LabelSource, PageNorm, PageRecord, SampleOrder, Sampling, Targets,
-    ThresholdRow, TrainOptions, WordWeight,
+    collect, cross_validate_ablating, feature_mask, fit, validate, Classifier, FeatureSet,
+    FitOptions, LabelSource, PageNorm, PageScores, SampleOrder, Sampling, Targets, TrainOptions,
+    WordWeight,
 };
 
 use crate::pipeline_args::PipelineArgs;
@@ -112,6 +112,14 @@ pub struct Args {
     /// --switch-penalty).
     #[arg(long, value_delimiter = ',')]
     cv_switch_penalties: Vec<f64>,
+    /// With --cv: also score the out-of-fold pages with each of these rules switched off (the
+    /// same fold models and segments as --variant) and print the mean word-F1 per set beside
+    /// the full pipeline's.
+    #[arg(long, value_name = "RULE", value_delimiter = ',')]
+    cv_without_rule: Vec<Rule>,
+    /// With --cv: as --cv-without-rule, once for every rule that runs.
+    #[arg(long, conflicts_with = "cv_without_rule")]
+    cv_rules_ablation: bool,
     /// With --cv: also write each page's out-of-fold P/R/F1 as JSON Lines to this file.
     #[arg(long)]
     pages: Option<PathBuf>,
@@ -217,52 +225,51 @@ pub fn run(mut args: Args) -> anyhow::Result<usize> {
     }
     let mut threshold_part = None;
     if args.cv {
-        let columns = cv_columns(&args);
+        let columns = cv_columns(
+            &args.pipeline.options(),
+            &args.cv_variants,
+            &args.cv_switch_penalties,
+        );
         let opts: Vec<Options> = columns.iter().map(|c| c.1.clone()).collect();
+        let names: Vec<String> = columns.into_iter().map(|c| c.0).collect();
         let grid: &[f32] = match args.pipeline.threshold_model {
             true => &args.threshold_grid,
             false => &[],
         };
-        let (all, rows) =
-            cross_validate_with(&records, &fo, &opts, &args.pipeline.limits.limits(), grid)?;
-        let scored = &all[0];
+        let limits = args.pipeline.limits.limits();
+        let ablate: Vec<Rule> = match args.cv_rules_ablation {
+            true => opts[0].rules.iter().collect(),
+            false => args.cv_without_rule.clone(),
+        };
+        let sets: Vec<_> = ablate.iter().map(|&r| opts[0].rules.without(r)).collect();
+        let (all, rows, off) = cross_validate_ablating(&records, &fo, &opts, &limits, grid, &sets)?;
         let learned = match rows.is_empty() {
             true => None,
-            false => Some(learned_thresholds(&args, &records, &rows, &fo, &opts[0])?),
+            false => {
+                let fit = ThresholdFit {
+                    grid: args.threshold_grid.clone(),
+                    params: ThresholdParams {
+                        depth: args.threshold_depth,
+                        min_pages: args.threshold_min_pages,
+                        ..ThresholdParams::default()
+                    },
+                    nested: args.threshold_nested,
+                };
+                let note = |m: &str| eprintln!("train: {m}");
+                Some(learned_thresholds(
+                    &records, &rows, &fo, &opts[0], &limits, &fit, &note,
+                )?)
+            }
         };
         if let Some(path) = &args.pages {
             let mut out = String::new();
-            for (k, (i, prf)) in scored.iter().enumerate() {
-                let e = &records[*i].entry;
-                let mut line = serde_json::json!({
-                    "id": e.id, "set": e.set, "site": records[*i].site, "type": e.page_type,
-                    "html": e.html, "fold": records[*i].fold(), "precision": prf.precision, "recall": prf.recall, "f1": prf.f1,
-                });
-                // Every variant scores the same pages (same fold split, same readable pages).
-                if columns.len() > 1 || learned.is_some() {
-                    let mut by: serde_json::Map<String, serde_json::Value> = columns
-                        .iter()
-                        .zip(&all)
-                        .map(|(c, s)| (c.0.clone(), s[k].1.f1.into()))
-                        .collect();
-                    // The threshold rows are the same pages in the same order.
-                    if let Some(l) = &learned {
-                        let (j, row) = &rows[k];
-                        debug_assert_eq!(j, i);
-                        for (t, f) in args.threshold_grid.iter().zip(&row.f1) {
-                            by.insert(format!("t={t}"), (*f).into());
-                        }
-                        by.insert("learned".into(), l.oof[k].1.into());
-                        line["learned_threshold"] = l.oof[k].0.into();
-                    }
-                    line["f1_by_variant"] = by.into();
-                }
-                out += &line.to_string();
+            let grid = &args.threshold_grid;
+            for page in cv_pages(&records, &names, &all, &rows, learned.as_ref(), grid) {
+                out += &serde_json::to_string(&page)?;
                 out.push('\n');
             }
             std::fs::write(path, out)?;
         }
-        let groups = by_group(&records, scored);
         println!(
             "\nOut-of-fold word-F1 ({} folds by site; labels {:?}, features {:?}, classifier {:?}, stages {}, variant {:?}; targets {:?}, sample weight {:?}, page norm {:?}, samples ≤ {} by {:?}, λ {}, min child hessian {}, subsample {}):\n",
             pagelevel::train::FOLDS,
@@ -282,78 +289,39 @@ pub fn run(mut args: Args) -> anyhow::Result<usize> {
         );
         println!("| set | pages | mean F1 | median F1 |");
         println!("|---|---:|---:|---:|");
-        for (g, mut v) in groups {
-            v.sort_by(f64::total_cmp);
-            let mean = v.iter().sum::<f64>() / v.len() as f64;
+        for r in group_rows(&records, &all[0]) {
             println!(
-                "| {g} | {} | {:.3} | {:.3} |",
-                v.len(),
-                mean,
-                v[v.len() / 2]
+                "| {} | {} | {:.3} | {:.3} |",
+                r.group, r.pages, r.mean, r.median
             );
         }
-        if columns.len() > 1 {
+        if names.len() > 1 {
             println!("\nOut-of-fold mean word-F1 per decoding variant (same fold models, 4 decimals to compare them):\n");
-            let names: Vec<&str> = columns.iter().map(|c| c.0.as_str()).collect();
-            println!("| set | pages | {} |", names.join(" | "));
-            println!("|---|---:|{}", "---:|".repeat(names.len()));
-            let tables: Vec<_> = all.iter().map(|s| by_group(&records, s)).collect();
-            for (g, v) in &tables[0] {
-                let means: Vec<String> = tables
-                    .iter()
-                    .map(|t| format!("{:.4}", t[g].iter().sum::<f64>() / t[g].len() as f64))
-                    .collect();
-                println!("| {g} | {} | {} |", v.len(), means.join(" | "));
-            }
+            means_table(&names, &column_means(&records, &all));
+        }
+        if !ablate.is_empty() {
+            println!(
+                "\nOut-of-fold mean word-F1 with each rule switched off (same fold models and segments as {}):\n",
+                names[0]
+            );
+            let heads: Vec<String> = std::iter::once("all rules".to_string())
+                .chain(ablate.iter().map(|r| format!("without {r}")))
+                .collect();
+            let columns: Vec<PageScores> = std::iter::once(all[0].clone()).chain(off).collect();
+            means_table(&heads, &column_means(&records, &columns));
         }
         if let Some(l) = learned {
-            print_thresholds(&args, &records, &rows, &l);
+            print_thresholds(
+                &args.threshold_grid,
+                &threshold_table(&records, &rows, &l, args.threshold_grid.len()),
+            );
             threshold_part = Some(l.all);
         }
     }
     if !args.dry_run {
-        let provenance = format!(
-            "pagelevel train --sets {}{} --labels {:?} --features {:?} --classifier {:?}{} (all pages)",
-            args.sets.join(","),
-            sampling_options(&args),
-            args.labels,
-            args.features,
-            args.classifier,
-            match args.classifier {
-                Classifier::Boost => format!(
-                    " --trees {} --depth {} --learning-rate {} --subsample {}{}",
-                    args.trees,
-                    args.depth,
-                    args.learning_rate,
-                    args.subsample,
-                    boost_options(&args)
-                ),
-                Classifier::Lr => String::new(),
-            }
-        )
-        .to_lowercase()
-            + &match stages {
-                1 => String::new(),
-                s => format!(
-                    " --stages {s} --stage2-trees {} --stage2-depth {}",
-                    args.stage2_trees, args.stage2_depth
-                ),
-            }
-        .to_lowercase()
-            + &if args.without_features.is_empty() {
-                String::new()
-            } else {
-                format!(" --without-features {}", args.without_features.join(","))
-            };
+        let provenance = provenance(&args.sets, &fo, &opts.sampling, &args.without_features);
         let mut model = fit(&records, |_| true, &fo, provenance)?;
-        if let Some(t) = threshold_part {
-            model.threshold = Some(t);
-            model.version = model.version.max(pagelevel::model::VERSION_THRESHOLD);
-        }
-        for (b, r) in model.buckets.iter_mut().zip(&report) {
-            b.val_accuracy = Some((r.accuracy * 1e4).round() / 1e4);
-            b.val_auc = Some((r.auc * 1e4).round() / 1e4);
-        }
+        finish_model(&mut model, threshold_part, &report);
         let mut json = serde_json::to_string_pretty(&model)?;
         json.push('\n');
         std::fs::write(&args.out, json)?;
@@ -362,233 +330,19 @@ pub fn run(mut args: Args) -> anyhow::Result<usize> {
     Ok(0)
 }
 
-/// The boosting options beyond the first four that differ from their defaults, as train arguments
-/// (the provenance of a default run stays what the embedded model records).
-fn boost_options(args: &Args) -> String {
-    let b = BoostParams::default();
-    let mut out = String::new();
-    if args.lambda != b.lambda {
-        out += &format!(" --lambda {}", args.lambda);
+/// Prints a table of mean word-F1 per group, one column per name.
+fn means_table(names: &[String], rows: &[MeansRow]) {
+    println!("| set | pages | {} |", names.join(" | "));
+    println!("|---|---:|{}", "---:|".repeat(names.len()));
+    for r in rows {
+        let means: Vec<String> = r.means.iter().map(|m| format!("{m:.4}")).collect();
+        println!("| {} | {} | {} |", r.group, r.pages, means.join(" | "));
     }
-    if args.min_child_hessian != b.min_child_hessian {
-        out += &format!(" --min-child-hessian {}", args.min_child_hessian);
-    }
-    if args.targets != Targets::Hard {
-        out += &format!(" --targets {:?}", args.targets);
-    }
-    if args.sample_weight != WordWeight::Log {
-        out += &format!(" --sample-weight {:?}", args.sample_weight);
-    }
-    if args.page_norm != PageNorm::None {
-        out += &format!(" --page-norm {:?}", args.page_norm);
-    }
-    out
-}
-
-/// The sampling options that differ from their defaults, as train arguments.
-fn sampling_options(args: &Args) -> String {
-    let s = Sampling::default();
-    let mut out = String::new();
-    if args.max_samples != s.max {
-        out += &format!(" --max-samples {}", args.max_samples);
-    }
-    if args.sampling != s.order {
-        out += &format!(" --sampling {:?}", args.sampling);
-    }
-    out
-}
-
-/// The variants --cv scores: --variant first, then each of --cv-variants (the Viterbi ones
-/// once per --cv-switch-penalties λ), each with its column name.
-fn cv_columns(args: &Args) -> Vec<(String, Options)> {
-    let base = args.pipeline.options();
-    let name = |v: Variant| {
-        v.to_possible_value()
-            .map_or_else(String::new, |p| p.get_name().to_string())
-    };
-    let label = |o: &Options| match o.segment.variant.decodes() {
-        true => format!("{} λ={}", name(o.segment.variant), o.segment.switch_penalty),
-        false => name(o.segment.variant),
-    };
-    let mut out = vec![(label(&base), base.clone())];
-    let lambdas = match args.cv_switch_penalties.is_empty() {
-        true => vec![base.segment.switch_penalty],
-        false => args.cv_switch_penalties.clone(),
-    };
-    for &v in &args.cv_variants {
-        let ls: &[f64] = match v.decodes() {
-            true => &lambdas,
-            false => &[base.segment.switch_penalty],
-        };
-        for &l in ls {
-            let mut o = base.clone();
-            o.segment.variant = v;
-            o.segment.switch_penalty = l;
-            out.push((label(&o), o));
-        }
-    }
-    out
-}
-
-/// The table rows a page counts in: its set, and for wcxb-dev also its page type.
-fn groups_of(r: &PageRecord) -> impl Iterator<Item = String> {
-    let set = set_of(r);
-    let page_type = match (set == "wcxb-dev", &r.entry.page_type) {
-        (true, Some(t)) => Some(format!("wcxb-dev: {t}")),
-        _ => None,
-    };
-    std::iter::once(set).chain(page_type)
-}
-
-/// Word-F1 values per set, and per page type for wcxb-dev.
-fn by_group(
-    records: &[pagelevel::train::PageRecord],
-    scored: &[(usize, pagelevel::eval::metrics::Prf)],
-) -> BTreeMap<String, Vec<f64>> {
-    let mut groups: BTreeMap<String, Vec<f64>> = BTreeMap::new();
-    for (i, prf) in scored {
-        for g in groups_of(&records[*i]) {
-            groups.entry(g).or_default().push(prf.f1);
-        }
-    }
-    groups
-}
-
-/// The learned threshold measured out of fold, and fitted on every page.
-struct Learned {
-    /// Per threshold row (same order): the threshold chosen by the tree fitted without the
-    /// page's fold, and the page's word-F1 there.
-    oof: Vec<(f32, f64)>,
-    /// The tree fitted on every page's row (what the model file stores).
-    all: ThresholdModel,
-}
-
-/// Fits the threshold trees: one per fold on the other folds' rows (each page's row comes
-/// from the fold model that did not see its site), and one on all rows. Pages weigh
-/// 1 / pages of their set, so each set counts the same in the objective.
-fn learned_thresholds(
-    args: &Args,
-    records: &[PageRecord],
-    rows: &[(usize, ThresholdRow)],
-    fo: &FitOptions,
-    opts: &Options,
-) -> anyhow::Result<Learned> {
-    let mut per_set: BTreeMap<String, usize> = BTreeMap::new();
-    for (i, _) in rows {
-        *per_set.entry(set_of(&records[*i])).or_default() += 1;
-    }
-    let train_page = |i: usize, r: &ThresholdRow| threshold::TrainPage {
-        x: r.summary.values(),
-        f1: r.f1.clone(),
-        weight: 1.0 / per_set[&set_of(&records[i])] as f64,
-    };
-    let pages: Vec<threshold::TrainPage> = rows.iter().map(|(i, r)| train_page(*i, r)).collect();
-    let params = ThresholdParams {
-        depth: args.threshold_depth,
-        min_pages: args.threshold_min_pages,
-        ..ThresholdParams::default()
-    };
-    let grid = &args.threshold_grid;
-    let mut oof = vec![(0.0f32, 0.0f64); rows.len()];
-    for k in 0..pagelevel::train::FOLDS {
-        let in_fold = |j: usize| records[rows[j].0].fold() == k;
-        let train: Vec<threshold::TrainPage> = match args.threshold_nested {
-            false => (0..rows.len())
-                .filter(|&j| !in_fold(j))
-                .map(|j| pages[j].clone())
-                .collect(),
-            true => {
-                let mut inner = Vec::new();
-                for j in (0..pagelevel::train::FOLDS).filter(|&j| j != k) {
-                    let limits = args.pipeline.limits.limits();
-                    let part = fold_threshold_rows(records, fo, opts, &limits, grid, &[k, j], j)?;
-                    inner.extend(part.iter().map(|(i, r)| train_page(*i, r)));
-                }
-                inner
-            }
-        };
-        let tree = threshold::fit(&train, grid, &params, String::new())?;
-        eprintln!(
-            "train: threshold tree without fold {k}: {}",
-            describe(&tree)
-        );
-        for j in (0..rows.len()).filter(|&j| in_fold(j)) {
-            let t = tree.choose(&rows[j].1.summary);
-            oof[j] = (t, rows[j].1.f1[grid_index(grid, t)]);
-        }
-    }
-    let provenance = format!(
-        "pagelevel train --cv --threshold-model --threshold-grid {} --threshold-depth {} --threshold-min-pages {} (out-of-fold rows of every page, set weights 1/pages)",
-        grid.iter().map(|t| t.to_string()).collect::<Vec<_>>().join(","),
-        params.depth,
-        params.min_pages
-    );
-    let all = threshold::fit(&pages, grid, &params, provenance)?;
-    eprintln!("train: threshold tree on all pages: {}", describe(&all));
-    Ok(Learned { oof, all })
-}
-
-/// The grid index of threshold `t` (the nearest grid value).
-fn grid_index(grid: &[f32], t: f32) -> usize {
-    (0..grid.len())
-        .min_by(|&a, &b| (grid[a] - t).abs().total_cmp(&(grid[b] - t).abs()))
-        .unwrap_or(0)
-}
-
-/// A one-line form of a threshold tree, e.g. `mean_y < 0.31 ? 0.6 : (… ? … : …)`.
-fn describe(tree: &ThresholdModel) -> String {
-    // Iterative: a stack of pending pieces (node index or literal text).
-    enum Piece {
-        Node(usize),
-        Text(&'static str),
-    }
-    let mut out = String::new();
-    let mut stack = vec![Piece::Node(0)];
-    while let Some(p) = stack.pop() {
-        match p {
-            Piece::Text(t) => out.push_str(t),
-            Piece::Node(k) => match tree.nodes[k] {
-                threshold::Node::Leaf { threshold } => out.push_str(&format!("{threshold}")),
-                threshold::Node::Split {
-                    feature,
-                    value,
-                    left,
-                    right,
-                } => {
-                    out.push_str(&format!(
-                        "({} < {value:.3} ? ",
-                        threshold::SUMMARY_NAMES[feature]
-                    ));
-                    stack.push(Piece::Text(")"));
-                    stack.push(Piece::Node(right));
-                    stack.push(Piece::Text(" : "));
-                    stack.push(Piece::Node(left));
-                }
-            },
-        }
-    }
-    out
-}
-
-fn set_of(r: &PageRecord) -> String {
-    r.entry.set.clone().unwrap_or_default()
 }
 
 /// Prints the out-of-fold table: fixed thresholds of the grid, the learned one, the per-page
 /// best (an upper bound no page-level rule can pass), per set and wcxb-dev page type.
-fn print_thresholds(
-    args: &Args,
-    records: &[PageRecord],
-    rows: &[(usize, ThresholdRow)],
-    l: &Learned,
-) {
-    let grid = &args.threshold_grid;
-    let mut groups: BTreeMap<String, Vec<usize>> = BTreeMap::new();
-    for (j, (i, _)) in rows.iter().enumerate() {
-        for g in groups_of(&records[*i]) {
-            groups.entry(g).or_default().push(j);
-        }
-    }
+fn print_thresholds(grid: &[f32], table: &[ThresholdTableRow]) {
     println!(
         "\nOut-of-fold mean word-F1 by threshold (same fold models; learned: a tree per fold fitted on the other folds' pages; best: each page's best grid threshold):\n"
     );
@@ -598,27 +352,16 @@ fn print_thresholds(
         heads.join(" | ")
     );
     println!("|---|---:|{}---:|---:|---:|", "---:|".repeat(grid.len()));
-    for (g, js) in &groups {
-        let n = js.len() as f64;
-        let fixed: Vec<String> = (0..grid.len())
-            .map(|k| {
-                format!(
-                    "{:.4}",
-                    js.iter().map(|&j| rows[j].1.f1[k]).sum::<f64>() / n
-                )
-            })
-            .collect();
-        let learned = js.iter().map(|&j| l.oof[j].1).sum::<f64>() / n;
-        let mean_t = js.iter().map(|&j| l.oof[j].0 as f64).sum::<f64>() / n;
-        let best = js
-            .iter()
-            .map(|&j| rows[j].1.f1.iter().copied().fold(0.0, f64::max))
-            .sum::<f64>()
-            / n;
+    for r in table {
+        let fixed: Vec<String> = r.fixed.iter().map(|f| format!("{f:.4}")).collect();
         println!(
-            "| {g} | {} | {} | {learned:.4} | {mean_t:.3} | {best:.4} |",
-            js.len(),
-            fixed.join(" | ")
+            "| {} | {} | {} | {:.4} | {:.3} | {:.4} |",
+            r.group,
+            r.pages,
+            fixed.join(" | "),
+            r.learned,
+            r.mean_threshold,
+            r.best
         );
     }
 }

@@ -28,6 +28,9 @@
 //! Over many pages, [`duplicate_pairs`] finds the pairs through an index from hash value to the
 //! pages holding it, so pages sharing no hash are never compared.
 
+pub mod evaluate;
+pub mod texts;
+
 use std::collections::HashMap;
 
 use twox_hash::XxHash64;
