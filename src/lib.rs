@@ -44,6 +44,7 @@
 
 #![deny(missing_docs)]
 
+pub mod batch;
 pub mod config;
 pub mod decode;
 pub mod dedup;
