@@ -47,22 +47,13 @@ pub fn run(args: Args) -> anyhow::Result<usize> {
                 },
             )?;
             let dom = &page.dom;
-            let visible = pagelevel::dom::visibility(dom);
-            deadline.check("visibility")?;
-            let mut layout =
-                pagelevel::geometry::layout(dom, &visible, &FeatureOptions::default().layout);
-            deadline.check("layout")?;
-            if let Some(b) = &boxes {
-                pagelevel::geometry::apply_boxes(dom, &mut layout, b);
-            }
-            let pf = features::compute_with_layout(
+            let pf = features::compute_within(
                 dom,
                 page.url.as_deref(),
-                visible,
-                layout,
-                features::Rows::All,
-            );
-            deadline.check("features")?;
+                &FeatureOptions::default(),
+                boxes.as_ref(),
+                &deadline,
+            )?;
             let mut out = Vec::new();
             let name = path.display().to_string();
             // Deep paths are abbreviated, so the output stays linear in the page; each path is
