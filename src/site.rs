@@ -778,6 +778,96 @@ pub fn warc_sites<E: From<Error>>(
     Ok(())
 }
 
+/// The fields a WARC record's line carries besides `path` and `page` (= the record id).
+#[derive(serde::Serialize)]
+struct WarcFields<'a> {
+    warc_record_id: &'a str,
+    url: Option<&'a str>,
+}
+
+impl<'a> WarcFields<'a> {
+    /// `p`'s record fields when its pages are WARC records.
+    fn of(p: &'a SitePage, warc: bool) -> Option<Self> {
+        warc.then(|| WarcFields {
+            warc_record_id: &p.id,
+            url: p.url.as_deref(),
+        })
+    }
+}
+
+/// `value` as one JSON line.
+fn json_line(value: &impl serde::Serialize) -> Vec<u8> {
+    let mut v = serde_json::to_vec(value).unwrap_or_default();
+    v.push(b'\n');
+    v
+}
+
+/// A labelled page as one JSON line: `{"path", "page", ("warc_record_id", "url" when `warc`),
+/// "site", "labels": [{"path", "template"}]}`, a label per reported node
+/// ([`for_each_reported`]). O(n) for n nodes.
+pub fn labels_line(p: &SitePage, site: &str, dom: &Dom, labels: &[bool], warc: bool) -> Vec<u8> {
+    #[derive(serde::Serialize)]
+    struct Label<'a> {
+        path: &'a str,
+        template: bool,
+    }
+    #[derive(serde::Serialize)]
+    struct Labels<'a> {
+        path: &'a str,
+        page: &'a str,
+        #[serde(flatten)]
+        warc: Option<WarcFields<'a>>,
+        site: &'a str,
+        labels: Vec<Label<'a>>,
+    }
+    let mut paths = Vec::new();
+    for_each_reported(dom, |i, path| paths.push((i, path.to_owned())));
+    let labels = paths
+        .iter()
+        .map(|(i, path)| Label {
+            path,
+            template: labels[*i],
+        })
+        .collect();
+    json_line(&Labels {
+        path: &p.path,
+        page: &p.id,
+        warc: WarcFields::of(p, warc),
+        site,
+        labels,
+    })
+}
+
+/// A labelled page's text outside templates ([`extract_text`]) as one JSON line: `{"path",
+/// "page", ("warc_record_id", "url" when `warc`), "text"}`. O(n + text).
+pub fn extract_line(p: &SitePage, dom: &Dom, labels: &[bool], warc: bool) -> Vec<u8> {
+    #[derive(serde::Serialize)]
+    struct Extract<'a> {
+        path: &'a str,
+        page: &'a str,
+        #[serde(flatten)]
+        warc: Option<WarcFields<'a>>,
+        text: String,
+    }
+    json_line(&Extract {
+        path: &p.path,
+        page: &p.id,
+        warc: WarcFields::of(p, warc),
+        text: extract_text(dom, labels),
+    })
+}
+
+/// [`check_gold`] against the gold text in the file `gold`, or why it cannot be read.
+pub fn check_gold_file(
+    dom: &Dom,
+    labels: &[bool],
+    gold: &Path,
+) -> std::result::Result<GoldCheck, String> {
+    std::fs::read_to_string(gold)
+        .map(|text| check_gold(dom, labels, &text))
+        .map_err(|e| format!("{}: cannot read gold: {e}", gold.display()))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -112,12 +112,6 @@ impl Args {
     }
 }
 
-#[derive(Serialize)]
-struct Label<'a> {
-    path: &'a str,
-    template: bool,
-}
-
 /// What the job computes per page: the JSON line, and the gold check when asked for.
 struct PageOut {
     line: Vec<u8>,
@@ -138,20 +132,6 @@ fn json_line(value: &impl Serialize) -> Vec<u8> {
     v
 }
 
-/// The fields a WARC record's line carries besides `path` and `page` (= the record id).
-#[derive(Serialize)]
-struct WarcFields<'a> {
-    warc_record_id: &'a str,
-    url: Option<&'a str>,
-}
-
-fn warc_fields<'a>(args: &Args, p: &'a SitePage) -> Option<WarcFields<'a>> {
-    (!args.warc.is_empty()).then(|| WarcFields {
-        warc_record_id: &p.id,
-        url: p.url.as_deref(),
-    })
-}
-
 fn page_job(
     args: &Args,
     site_name: &str,
@@ -159,55 +139,16 @@ fn page_job(
     page: &pagelevel::Page,
     labels: &[bool],
 ) -> PageOut {
-    let dom = &page.dom;
+    let (dom, warc) = (&page.dom, !args.warc.is_empty());
     let line = if args.extract {
-        #[derive(Serialize)]
-        struct Extract<'a> {
-            path: &'a str,
-            page: &'a str,
-            #[serde(flatten)]
-            warc: Option<WarcFields<'a>>,
-            text: String,
-        }
-        json_line(&Extract {
-            path: &p.path,
-            page: &p.id,
-            warc: warc_fields(args, p),
-            text: site::extract_text(dom, labels),
-        })
+        site::extract_line(p, dom, labels, warc)
     } else {
-        #[derive(Serialize)]
-        struct Labels<'a> {
-            path: &'a str,
-            page: &'a str,
-            #[serde(flatten)]
-            warc: Option<WarcFields<'a>>,
-            site: &'a str,
-            labels: Vec<Label<'a>>,
-        }
-        let mut paths = Vec::new();
-        site::for_each_reported(dom, |i, path| paths.push((i, path.to_owned())));
-        let labels = paths
-            .iter()
-            .map(|(i, path)| Label {
-                path,
-                template: labels[*i],
-            })
-            .collect();
-        json_line(&Labels {
-            path: &p.path,
-            page: &p.id,
-            warc: warc_fields(args, p),
-            site: site_name,
-            labels,
-        })
+        site::labels_line(p, site_name, dom, labels, warc)
     };
     let gold = if args.gold {
-        p.gold.as_ref().map(|g| {
-            std::fs::read_to_string(g)
-                .map(|text| site::check_gold(dom, labels, &text))
-                .map_err(|e| format!("{}: cannot read gold: {e}", g.display()))
-        })
+        p.gold
+            .as_ref()
+            .map(|g| site::check_gold_file(dom, labels, g))
     } else {
         None
     };
