@@ -49,6 +49,17 @@ pub enum Error {
         #[source]
         source: WarcError,
     },
+    /// A WARC record of a batch's input could not be read (its file is named beside it).
+    #[error("WARC record at offset {offset}{}", skipped_bytes(*.len))]
+    BadRecord {
+        /// The record's offset in the file.
+        offset: u64,
+        /// Bytes skipped with it, when known ([`crate::input::warc::BadRecord::len`]).
+        len: Option<u64>,
+        /// What was wrong with the record.
+        #[source]
+        source: WarcError,
+    },
     /// The parsed document has more nodes than `Limits::max_nodes`.
     #[error("document has more than {limit} nodes (limit)")]
     TooManyNodes {
@@ -113,6 +124,12 @@ pub fn chain(e: &dyn std::error::Error) -> String {
         next = s.source();
     }
     out
+}
+
+/// ` (N bytes skipped)` when `len` is known, else nothing.
+fn skipped_bytes(len: Option<u64>) -> String {
+    len.map(|n| format!(" ({n} bytes skipped)"))
+        .unwrap_or_default()
 }
 
 /// Shorthand for results of this crate.

@@ -68,6 +68,7 @@ macro_rules! add_assign_fields {
     };
 }
 
+pub mod batch;
 pub mod config;
 pub mod decode;
 pub mod dedup;

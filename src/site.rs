@@ -429,6 +429,64 @@ pub struct GoldCheck {
     pub prf: Prf,
 }
 
+/// Gold-check totals over pages (one site's, or all): counts summed, the per-page precision,
+/// recall and F1 summed too (divide by `pages` for their means).
+#[derive(Debug, Clone, Copy, Default, PartialEq)]
+pub struct GoldTotals {
+    /// Pages added.
+    pub pages: usize,
+    /// Σ [`GoldCheck::gold_words`].
+    pub gold_words: u64,
+    /// Σ [`GoldCheck::gold_on_page`].
+    pub gold_on_page: u64,
+    /// Σ [`GoldCheck::gold_in_template`].
+    pub gold_in_template: u64,
+    /// Σ [`GoldCheck::gold_lost`].
+    pub gold_lost: u64,
+    /// Σ [`GoldCheck::other_words`].
+    pub other_words: u64,
+    /// Σ [`GoldCheck::other_in_template`].
+    pub other_in_template: u64,
+    /// Σ F1.
+    pub f1: f64,
+    /// Σ precision.
+    pub precision: f64,
+    /// Σ recall.
+    pub recall: f64,
+}
+
+impl GoldTotals {
+    /// Adds one page's check.
+    pub fn add(&mut self, g: &GoldCheck) {
+        self.merge(&GoldTotals {
+            pages: 1,
+            gold_words: g.gold_words,
+            gold_on_page: g.gold_on_page,
+            gold_in_template: g.gold_in_template,
+            gold_lost: g.gold_lost,
+            other_words: g.other_words,
+            other_in_template: g.other_in_template,
+            f1: g.prf.f1,
+            precision: g.prf.precision,
+            recall: g.prf.recall,
+        });
+    }
+
+    /// Adds another set of totals.
+    pub fn merge(&mut self, o: &GoldTotals) {
+        self.pages += o.pages;
+        self.gold_words += o.gold_words;
+        self.gold_on_page += o.gold_on_page;
+        self.gold_in_template += o.gold_in_template;
+        self.gold_lost += o.gold_lost;
+        self.other_words += o.other_words;
+        self.other_in_template += o.other_in_template;
+        self.f1 += o.f1;
+        self.precision += o.precision;
+        self.recall += o.recall;
+    }
+}
+
 /// Compares a labelled page with its gold main text.
 ///
 /// # Complexity
@@ -630,6 +688,206 @@ where
         }
     }
     summary
+}
+
+/// The records of one site in a WARC file (all of them, or one run of consecutive ones): its
+/// pages and, per page, the record's place ([`WarcSite::load`] reads it again there; a bad
+/// record fails again with its error, a junk span with its own).
+#[derive(Debug)]
+pub struct WarcSite {
+    /// The site and its pages (`path` the WARC file as given, `id` the record id).
+    pub group: SiteGroup,
+    /// Per page, where its record is.
+    pub places: Vec<crate::input::warc::Place>,
+}
+
+impl WarcSite {
+    /// Reads and parses page `k` of the site from its record within `limits`: the `load` of
+    /// [`run_site_with`]. Opens the file once per call.
+    pub fn load(&self, k: usize, page: &SitePage, limits: &Limits) -> Result<Page> {
+        self.places[k].page(&page.file, limits)
+    }
+}
+
+/// Groups the records of the WARC file `path` by site (the registrable domain of the target
+/// URI, `.` without one) and hands each site to `site_run`, stopping at its first error.
+///
+/// With `contiguous`, a site is a run of consecutive records, handed over as soon as it ends:
+/// one streaming pass, memory one run's record metadata. Otherwise one pass lists every record
+/// (id, URI, offset: about 200 bytes each, never the bodies) and the sites follow in the order of
+/// their first record, each with its records in file order. A bad record joins the site of its
+/// URI, or without one the site of the record before it, so its error line stays near its place.
+///
+/// # Errors
+/// [`Error::Io`] when the file cannot be opened, or `site_run`'s error.
+///
+/// # Complexity
+/// One pass over the file; O(records) memory without `contiguous`.
+pub fn warc_sites<E: From<Error>>(
+    path: &Path,
+    limits: &Limits,
+    contiguous: bool,
+    mut site_run: impl FnMut(WarcSite) -> std::result::Result<(), E>,
+) -> std::result::Result<(), E> {
+    use crate::input::warc::{Item, WarcReader};
+    let reader = WarcReader::open(path, limits).map_err(|source| Error::Io {
+        path: path.to_owned(),
+        source,
+    })?;
+    let shown = path.to_string_lossy().into_owned();
+    let site_of = |uri: Option<&str>| uri.and_then(site_of_url);
+    let site_page = |id: String, url: Option<String>| SitePage {
+        path: shown.clone(),
+        id,
+        file: path.to_owned(),
+        url,
+        gold: None,
+    };
+    let mut runs: Vec<WarcSite> = Vec::new();
+    let mut index: std::collections::HashMap<String, usize> = std::collections::HashMap::new();
+    // The run of the record before (where a bad record without a URI goes).
+    let mut prev: Option<usize> = None;
+    for item in reader {
+        let record = item.place();
+        let (site, page) = match item {
+            Item::Page(p) => {
+                let site = site_of(p.uri.as_deref()).unwrap_or_else(|| ".".to_owned());
+                (Some(site), site_page(p.record_id, p.uri))
+            }
+            Item::Bad(b) => {
+                // In contiguous mode a bad record stays in the run it is in (file order).
+                let site = if contiguous {
+                    None
+                } else {
+                    site_of(b.uri.as_deref())
+                };
+                (site, site_page(b.record_id.unwrap_or_default(), b.uri))
+            }
+            // Junk stays where it is, as a bad record without a URI does.
+            Item::Junk(_) => (None, site_page(String::new(), None)),
+        };
+        let k = match (&site, prev) {
+            (None, Some(l)) => l,
+            (Some(s), Some(l)) if runs[l].group.name == *s => l,
+            (Some(s), _) if !contiguous && index.contains_key(s) => index[s],
+            _ => {
+                if contiguous {
+                    if let Some(r) = runs.pop() {
+                        site_run(r)?;
+                    }
+                }
+                let name = site.unwrap_or_else(|| ".".to_owned());
+                if !contiguous {
+                    index.insert(name.clone(), runs.len());
+                }
+                runs.push(WarcSite {
+                    group: SiteGroup {
+                        name,
+                        pages: Vec::new(),
+                    },
+                    places: Vec::new(),
+                });
+                runs.len() - 1
+            }
+        };
+        runs[k].group.pages.push(page);
+        runs[k].places.push(record);
+        prev = Some(k);
+    }
+    for r in runs {
+        site_run(r)?;
+    }
+    Ok(())
+}
+
+/// The fields a WARC record's line carries besides `path` and `page` (= the record id).
+#[derive(serde::Serialize)]
+struct WarcFields<'a> {
+    warc_record_id: &'a str,
+    url: Option<&'a str>,
+}
+
+impl<'a> WarcFields<'a> {
+    /// `p`'s record fields when its pages are WARC records.
+    fn of(p: &'a SitePage, warc: bool) -> Option<Self> {
+        warc.then(|| WarcFields {
+            warc_record_id: &p.id,
+            url: p.url.as_deref(),
+        })
+    }
+}
+
+/// `value` as one JSON line.
+fn json_line(value: &impl serde::Serialize) -> Vec<u8> {
+    let mut v = serde_json::to_vec(value).unwrap_or_default();
+    v.push(b'\n');
+    v
+}
+
+/// A labelled page as one JSON line: `{"path", "page", ("warc_record_id", "url" when `warc`),
+/// "site", "labels": [{"path", "template"}]}`, a label per reported node
+/// ([`for_each_reported`]). O(n) for n nodes.
+pub fn labels_line(p: &SitePage, site: &str, dom: &Dom, labels: &[bool], warc: bool) -> Vec<u8> {
+    #[derive(serde::Serialize)]
+    struct Label<'a> {
+        path: &'a str,
+        template: bool,
+    }
+    #[derive(serde::Serialize)]
+    struct Labels<'a> {
+        path: &'a str,
+        page: &'a str,
+        #[serde(flatten)]
+        warc: Option<WarcFields<'a>>,
+        site: &'a str,
+        labels: Vec<Label<'a>>,
+    }
+    let mut paths = Vec::new();
+    for_each_reported(dom, |i, path| paths.push((i, path.to_owned())));
+    let labels = paths
+        .iter()
+        .map(|(i, path)| Label {
+            path,
+            template: labels[*i],
+        })
+        .collect();
+    json_line(&Labels {
+        path: &p.path,
+        page: &p.id,
+        warc: WarcFields::of(p, warc),
+        site,
+        labels,
+    })
+}
+
+/// A labelled page's text outside templates ([`extract_text`]) as one JSON line: `{"path",
+/// "page", ("warc_record_id", "url" when `warc`), "text"}`. O(n + text).
+pub fn extract_line(p: &SitePage, dom: &Dom, labels: &[bool], warc: bool) -> Vec<u8> {
+    #[derive(serde::Serialize)]
+    struct Extract<'a> {
+        path: &'a str,
+        page: &'a str,
+        #[serde(flatten)]
+        warc: Option<WarcFields<'a>>,
+        text: String,
+    }
+    json_line(&Extract {
+        path: &p.path,
+        page: &p.id,
+        warc: WarcFields::of(p, warc),
+        text: extract_text(dom, labels),
+    })
+}
+
+/// [`check_gold`] against the gold text in the file `gold`, or why it cannot be read.
+pub fn check_gold_file(
+    dom: &Dom,
+    labels: &[bool],
+    gold: &Path,
+) -> std::result::Result<GoldCheck, String> {
+    std::fs::read_to_string(gold)
+        .map(|text| check_gold(dom, labels, &text))
+        .map_err(|e| format!("{}: cannot read gold: {e}", gold.display()))
 }
 
 #[cfg(test)]

@@ -21,6 +21,7 @@ const STAGES: &[&[&str]] = &[
     &["rules"],
     &["pipeline"],
     &["output"],
+    &["batch"],
     &["eval"],
     &["site", "dedup"],
     &["train"],

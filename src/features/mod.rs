@@ -134,6 +134,32 @@ pub fn compute(dom: &Dom, url: Option<&str>, opts: &FeatureOptions) -> PageFeatu
     compute_with_layout(dom, url, visible, layout, Rows::All)
 }
 
+/// Like [`compute`] within `deadline`, checked after visibility, layout and the features (the
+/// error names the stage that ran over), with `boxes` (browser-rendered, keyed by node path, see
+/// [`geometry::apply_boxes`]) over the estimated boxes when given: the `features` command's
+/// stage.
+///
+/// # Complexity
+/// That of [`compute`], plus O(n) for the boxes.
+pub fn compute_within(
+    dom: &Dom,
+    url: Option<&str>,
+    opts: &FeatureOptions,
+    boxes: Option<&std::collections::HashMap<String, Rect>>,
+    deadline: &crate::config::Deadline,
+) -> crate::Result<PageFeatures> {
+    let visible = visibility(dom);
+    deadline.check("visibility")?;
+    let mut layout = geometry::layout(dom, &visible, &opts.layout);
+    deadline.check("layout")?;
+    if let Some(b) = boxes {
+        geometry::apply_boxes(dom, &mut layout, b);
+    }
+    let pf = compute_with_layout(dom, url, visible, layout, Rows::All);
+    deadline.check("features")?;
+    Ok(pf)
+}
+
 /// Like [`compute`], with boxes computed or read elsewhere (see [`geometry::apply_boxes`]).
 pub fn compute_with_layout(
     dom: &Dom,

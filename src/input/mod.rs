@@ -1,5 +1,6 @@
 //! Reading pages: plain or gzip-compressed files and buffers, within [`Limits::max_input_bytes`].
 
+pub mod jobs;
 pub mod manifest;
 pub mod warc;
 

@@ -128,6 +128,18 @@ impl Model {
         })
     }
 
+    /// Reads and checks the model JSON file at `path` (as [`Model::from_json`]).
+    ///
+    /// # Errors
+    /// [`Error::Io`] when the file cannot be read, else as [`Model::from_json`].
+    pub fn from_path(path: &std::path::Path) -> Result<Model> {
+        let json = std::fs::read_to_string(path).map_err(|source| Error::Io {
+            path: path.to_owned(),
+            source,
+        })?;
+        Model::from_json(&json)
+    }
+
     /// Parses and checks a model.
     ///
     /// # Errors

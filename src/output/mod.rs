@@ -2,6 +2,7 @@
 //! ([`render`](mod@render)), the segments as JSON ([`segments`]), and the inert view of the segmentation
 //! ([`view`]).
 
+pub mod features;
 pub mod render;
 pub mod segments;
 pub mod text;

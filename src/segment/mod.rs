@@ -235,6 +235,42 @@ pub fn scored_mask(dom: &Dom, pf: &PageFeatures, min_area: f32) -> (usize, Vec<b
     (root, scored)
 }
 
+/// A page's classifier scores on its smoothing tree: what [`score_nodes`] computes and
+/// [`segment`] smooths.
+#[derive(Debug, Clone)]
+pub struct Scores {
+    /// The tree's root ([`scored_mask`]).
+    pub root: usize,
+    /// Per node, whether it is in the tree ([`scored_mask`]).
+    pub scored: Vec<bool>,
+    /// The tree in compact form (the second stage reads it too).
+    pub tree: Tree,
+    /// Per node, its templateness score ([`Model::score_page`]); NaN off the tree.
+    pub x: Vec<f32>,
+}
+
+/// The scoring stage: the smoothing tree of nodes of at least `min_area` and every stage of
+/// `model` on its nodes.
+///
+/// # Complexity
+/// O(n · COUNT), with a second stage O(m log m) more for the m scored nodes (see
+/// [`Model::score_page`]).
+pub fn score_nodes(dom: &Dom, pf: &PageFeatures, model: &Model, min_area: f32) -> Scores {
+    let (root, scored) = scored_mask(dom, pf, min_area);
+    debug_assert!(
+        (0..dom.len()).all(|i| !scored[i] || pf.matrix.has_row(i)),
+        "features computed without rows for some scored nodes (see features::Rows)"
+    );
+    let tree = Tree::from_scored(dom, &pf.counts, &scored);
+    let x = model.score_page(pf, &scored, &tree);
+    Scores {
+        root,
+        scored,
+        tree,
+        x,
+    }
+}
+
 /// Scores and smooths one page.
 ///
 /// # Complexity
@@ -244,15 +280,13 @@ pub fn scored_mask(dom: &Dom, pf: &PageFeatures, min_area: f32) -> (usize, Vec<b
 pub fn segment(dom: &Dom, pf: &PageFeatures, model: &Model, opts: &SegmentOptions) -> Segmentation {
     let n = dom.len();
     let rects = &pf.layout.rects;
-    let (root, scored) = scored_mask(dom, pf, opts.min_area);
-    debug_assert!(
-        (0..n).all(|i| !scored[i] || pf.matrix.has_row(i)),
-        "features computed without rows for some scored nodes (see features::Rows)"
-    );
+    let Scores {
+        root,
+        scored,
+        tree,
+        x,
+    } = score_nodes(dom, pf, model, opts.min_area);
     let end = dom.node(root).end as usize;
-    // The solver's tree in compact form, built once: the second stage reads it too.
-    let tree = Tree::from_scored(dom, &pf.counts, &scored);
-    let x = model.score_page(pf, &scored, &tree);
     let order = &tree.nodes;
     let parent = &tree.parent;
 

@@ -42,6 +42,51 @@ pub struct PageLabels {
     pub nodes: Vec<NodeLabel>,
 }
 
+impl PageLabels {
+    /// Writes one JSON line per labelled node of `page` (the manifest's `entry`) to `out`:
+    /// `{"id", "set", "html", "node", "path", "tag", "words", "aligned", "share", "template"}`,
+    /// `share` rounded to 4 decimals, and with `with_features` each node's feature values by name.
+    ///
+    /// # Complexity
+    /// O(n) for the paths, plus O(COUNT) a node with `with_features`.
+    pub fn write_rows(
+        &self,
+        page: &Page,
+        entry: &crate::input::manifest::Entry,
+        with_features: bool,
+        out: &mut Vec<u8>,
+    ) {
+        let nodes: Vec<usize> = self.nodes.iter().map(|l| l.node).collect();
+        let paths = page.dom.short_paths_of(&nodes);
+        for (l, path) in self.nodes.iter().zip(paths) {
+            let mut v = serde_json::json!({
+                "id": entry.id,
+                "set": entry.set,
+                "html": entry.html,
+                "node": l.node,
+                "path": path,
+                "tag": page.dom.tag_name(l.node),
+                "words": l.words,
+                "aligned": l.aligned,
+                "share": l.share.map(|s| (s as f64 * 1e4).round() / 1e4),
+                "template": l.template,
+            });
+            if with_features {
+                let row = self.features.matrix.row(l.node);
+                let named: serde_json::Map<String, serde_json::Value> = features::NAMES
+                    .iter()
+                    .zip(row)
+                    .map(|(n, &x)| (n.to_string(), serde_json::json!(x)))
+                    .collect();
+                v["features"] = serde_json::Value::Object(named);
+            }
+            // A JSON value written to memory cannot fail.
+            serde_json::to_writer(&mut *out, &v).expect("JSON to a Vec");
+            out.push(b'\n');
+        }
+    }
+}
+
 /// Aligns `gold` with `page` and labels its scored nodes.
 pub fn label_page(page: &Page, gold: &str, fopts: &FeatureOptions) -> PageLabels {
     let dom = &page.dom;

@@ -1,34 +1,8 @@
-//! Runs one job per input over a rayon pool and writes the results in input order, so the
-//! output is identical for any thread count. A failing input is reported and the batch goes on.
-//!
-//! Inputs go to the pool in windows, and a window's results are written when it ends: a window
-//! closes at [`WINDOW`] inputs or when its inputs' bytes reach [`window_budget`], so the bytes
-//! in flight (inputs held, pages being parsed, results waiting) stay a small multiple of the
-//! largest input's, however many inputs there are and however large each is.
-
-use std::io::Write;
+//! The binary's side of a batch: a progress bar, the thread count, and [`run`] over a slice
+//! of inputs; the windowed runner is [`pagelevel::batch`].
 
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
-use rayon::prelude::*;
-
-/// Most inputs in a window (each may hold an open file and a result).
-const WINDOW: usize = 64;
-
-/// Bytes of inputs a window may always gather, however small the largest input is.
-const WINDOW_BYTES: u64 = 64 << 20;
-
-/// Bytes of inputs after which a window closes: [`WINDOW_BYTES`], or one input as large as
-/// the largest so far per thread, so that every thread has an input while the bytes in flight
-/// stay about (threads + 1) × the largest input's.
-pub fn window_budget(threads: usize, largest: u64) -> u64 {
-    WINDOW_BYTES.max((threads as u64).saturating_mul(largest))
-}
-
-/// Outcome of a whole batch.
-pub struct Summary {
-    /// Inputs whose job returned an error.
-    pub failed: usize,
-}
+use pagelevel::batch::Summary;
 
 /// Runs `job` on every input; `job` returns the bytes to write for it, or an error message
 /// that `on_error` turns into the bytes to write instead (and counts as a failure). `size` is
@@ -45,7 +19,9 @@ where
     E: Fn(&I, &anyhow::Error) -> Vec<u8> + Sync,
 {
     let bar = progress(inputs.len());
-    let summary = run_stream(inputs.iter().map(|i| (i, size(i))), |input| {
+    let mut out = std::io::BufWriter::new(std::io::stdout().lock());
+    let items = inputs.iter().map(|i| (i, Some(size(i))));
+    let summary = pagelevel::batch::run_stream(items, &mut out, |input| {
         let r = match job(input) {
             Ok(bytes) => (bytes, false),
             Err(e) => (on_error(input, &e), true),
@@ -84,49 +60,4 @@ pub fn threads(n: usize) -> anyhow::Result<()> {
             .build_global()?;
     }
     Ok(())
-}
-
-/// The size of an input that cannot be told (a stream): its window closes after it.
-pub const UNKNOWN_SIZE: u64 = u64::MAX;
-
-/// Like [`run`] over a stream of inputs, each with its size in bytes ([`UNKNOWN_SIZE`] when it
-/// cannot be told) (the records of a WARC file, pages opened one after another): inputs are taken until the window is full (see the
-/// module docs), run, and their results written in stream order. `job` returns the bytes to
-/// write and whether the input failed.
-pub fn run_stream<T, F>(items: impl Iterator<Item = (T, u64)>, job: F) -> anyhow::Result<Summary>
-where
-    T: Send,
-    F: Fn(T) -> (Vec<u8>, bool) + Sync,
-{
-    let stdout = std::io::stdout();
-    let mut out = std::io::BufWriter::new(stdout.lock());
-    let threads = rayon::current_num_threads();
-    let mut failed = 0;
-    let mut largest = 0u64;
-    let mut window: Vec<T> = Vec::new();
-    let mut bytes = 0u64;
-    // The next input is taken only after a full window is written: never one more in memory.
-    let mut run = |window: Vec<T>, out: &mut std::io::BufWriter<_>| -> std::io::Result<()> {
-        let results: Vec<(Vec<u8>, bool)> = window.into_par_iter().map(&job).collect();
-        for (bytes, bad) in results {
-            failed += bad as usize;
-            out.write_all(&bytes)?;
-        }
-        Ok(())
-    };
-    for (item, size) in items {
-        window.push(item);
-        bytes = bytes.saturating_add(size);
-        // An input of unknown size (a stream) closes its window without setting the budget.
-        if size != UNKNOWN_SIZE {
-            largest = largest.max(size);
-        }
-        if window.len() >= WINDOW || bytes >= window_budget(threads, largest) {
-            run(std::mem::take(&mut window), &mut out)?;
-            bytes = 0;
-        }
-    }
-    run(window, &mut out)?;
-    out.flush()?;
-    Ok(Summary { failed })
 }

@@ -4,8 +4,7 @@ use crate::pipeline_args::ManifestArgs;
 use std::path::PathBuf;
 use std::time::Instant;
 
-use pagelevel::model::stack::Tree;
-use pagelevel::segment::scored_mask;
+use pagelevel::segment::score_nodes;
 use pagelevel::{decode, dom, input};
 
 /// Arguments of `pagelevel bench`.
@@ -136,47 +135,27 @@ pub fn run(args: Args) -> anyhow::Result<usize> {
             let d = decode::decode_for_url(b, None, u);
             if let Ok(dom) = dom::parse_plain_within(&d.text, &limits, &none) {
                 let pf = page_features(&dom, u);
-                // The smoothing tree's nodes, scored by every stage of the model.
-                let (_, scored) = scored_mask(&dom, &pf, popts.segment.min_area);
-                let tree = Tree::from_scored(&dom, &pf.counts, &scored);
-                std::hint::black_box(model.score_page(&pf, &scored, &tree));
+                std::hint::black_box(score_nodes(&dom, &pf, model, popts.segment.min_area));
             }
         }),
     ));
-    work.push((
-        "whole pipeline (parse → text)",
-        Box::new(|b, u| {
-            if let Ok(page) = pagelevel::Page::from_bytes(
-                b,
-                &pagelevel::PageOptions {
-                    url: u,
-                    limits,
-                    ..Default::default()
-                },
-            ) {
-                std::hint::black_box(pagelevel::pipeline::analyze(page, model, &popts).main_text());
+    // The whole pipeline with `opts`, from the bytes to the main text.
+    let whole = |opts: pagelevel::pipeline::Options| -> Work {
+        Box::new(move |b, u| {
+            let page_opts = pagelevel::PageOptions {
+                url: u,
+                limits,
+                ..Default::default()
+            };
+            if let Ok(page) = pagelevel::Page::from_bytes(b, &page_opts) {
+                std::hint::black_box(pagelevel::pipeline::analyze(page, model, &opts).main_text());
             }
-        }),
-    ));
+        })
+    };
+    work.push(("whole pipeline (parse → text)", whole(popts.clone())));
     // With a threshold part in the model, the pipeline that uses it is timed beside.
     if model.threshold.is_some() {
-        work.push((
-            "whole pipeline, learned threshold",
-            Box::new(|b, u| {
-                if let Ok(page) = pagelevel::Page::from_bytes(
-                    b,
-                    &pagelevel::PageOptions {
-                        url: u,
-                        limits,
-                        ..Default::default()
-                    },
-                ) {
-                    std::hint::black_box(
-                        pagelevel::pipeline::analyze(page, model, &learned).main_text(),
-                    );
-                }
-            }),
-        ));
+        work.push(("whole pipeline, learned threshold", whole(learned)));
     }
     // Stages run back to back on each page, so drift in the machine's speed hits all alike.
     let mut secs = vec![vec![f64::INFINITY; pages.len()]; work.len()];

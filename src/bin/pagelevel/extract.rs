@@ -7,7 +7,7 @@
 
 use pagelevel::output::render::Format as Render;
 
-use crate::pipeline_args::{PageInputs, PipelineArgs};
+use crate::pipeline_args::{message, PageInputs, PipelineArgs};
 
 /// Arguments of `pagelevel extract`.
 #[derive(clap::Args)]
@@ -53,12 +53,12 @@ pub fn run(args: Args) -> anyhow::Result<usize> {
         },
         |origin, e| {
             if format != Format::Jsonl {
-                eprintln!("pagelevel: {}: {}", origin.name(), origin.message(e));
+                eprintln!("pagelevel: {}: {}", origin.name(), message(origin, e));
                 return Vec::new();
             }
             let mut m = origin.fields();
             m.insert("text".into(), "".into());
-            m.insert("error".into(), origin.message(e).into());
+            m.insert("error".into(), message(origin, e).into());
             line(&m.into()).unwrap_or_default()
         },
     )

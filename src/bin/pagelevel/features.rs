@@ -4,8 +4,7 @@
 use std::io::Write;
 use std::path::PathBuf;
 
-use pagelevel::dom::Kind;
-use pagelevel::features::{self, f, FeatureOptions, NAMES};
+use pagelevel::features::{self, FeatureOptions};
 use pagelevel::Page;
 
 /// Arguments of `pagelevel features`.
@@ -47,63 +46,16 @@ pub fn run(args: Args) -> anyhow::Result<usize> {
                 },
             )?;
             let dom = &page.dom;
-            let visible = pagelevel::dom::visibility(dom);
-            deadline.check("visibility")?;
-            let mut layout =
-                pagelevel::geometry::layout(dom, &visible, &FeatureOptions::default().layout);
-            deadline.check("layout")?;
-            if let Some(b) = &boxes {
-                pagelevel::geometry::apply_boxes(dom, &mut layout, b);
-            }
-            let pf = features::compute_with_layout(
+            let pf = features::compute_within(
                 dom,
                 page.url.as_deref(),
-                visible,
-                layout,
-                features::Rows::All,
-            );
-            deadline.check("features")?;
+                &FeatureOptions::default(),
+                boxes.as_ref(),
+                &deadline,
+            )?;
             let mut out = Vec::new();
             let name = path.display().to_string();
-            // Deep paths are abbreviated, so the output stays linear in the page; each path is
-            // written from one reused buffer, not kept per node.
-            let mut k = 0;
-            let mut failed: Option<anyhow::Error> = None;
-            dom.for_each_short_path(
-                |i| dom.node(i).kind == Kind::Element,
-                |i, path| {
-                    if failed.is_some() {
-                        return;
-                    }
-                    if let Err(e) = deadline.check_every(k, "output") {
-                        failed = Some(e.into());
-                        return;
-                    }
-                    k += 1;
-                    let r = pf.layout.rects[i];
-                    let row = pf.matrix.row(i);
-                    let feats: serde_json::Map<String, serde_json::Value> = NAMES
-                        .iter()
-                        .zip(row)
-                        .map(|(k, v)| (k.to_string(), json_f32(*v)))
-                        .collect();
-                    let obj = serde_json::json!({
-                        "page": name,
-                        "path": path,
-                        "tag": dom.tag_name(i),
-                        "box": {"x": r.x, "y": r.y, "w": r.w, "h": r.h},
-                        "features": feats,
-                        "content_share": json_f32(row[f::BLOCK_CONTENT_SHARE]),
-                    });
-                    match serde_json::to_writer(&mut out, &obj) {
-                        Ok(()) => out.push(b'\n'),
-                        Err(e) => failed = Some(e.into()),
-                    }
-                },
-            );
-            if let Some(e) = failed {
-                return Err(e);
-            }
+            pagelevel::output::features::write_rows(dom, &pf, &name, &deadline, &mut out)?;
             Ok(out)
         },
         |path, e| {
@@ -114,10 +66,4 @@ pub fn run(args: Args) -> anyhow::Result<usize> {
     )?;
     std::io::stdout().flush()?;
     Ok(summary.failed)
-}
-
-/// A float as JSON, rounded to 5 significant decimals to keep lines short.
-fn json_f32(v: f32) -> serde_json::Value {
-    let r = (v as f64 * 1e5).round() / 1e5;
-    serde_json::Number::from_f64(r).map_or(serde_json::Value::Null, serde_json::Value::Number)
 }

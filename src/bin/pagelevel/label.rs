@@ -4,7 +4,7 @@
 
 use crate::pipeline_args::ManifestArgs;
 
-use pagelevel::features::{FeatureOptions, NAMES};
+use pagelevel::features::FeatureOptions;
 use pagelevel::input::manifest::Entry;
 use pagelevel::train::label::label_page;
 use pagelevel::Page;
@@ -56,33 +56,7 @@ pub fn run(args: Args) -> anyhow::Result<usize> {
             )?;
             let labels = label_page(&page, &gold, &fopts);
             let mut out = Vec::new();
-            let nodes: Vec<usize> = labels.nodes.iter().map(|l| l.node).collect();
-            let paths = page.dom.short_paths_of(&nodes);
-            for (l, path) in labels.nodes.iter().zip(paths) {
-                let mut v = serde_json::json!({
-                    "id": e.id,
-                    "set": e.set,
-                    "html": e.html,
-                    "node": l.node,
-                    "path": path,
-                    "tag": page.dom.tag_name(l.node),
-                    "words": l.words,
-                    "aligned": l.aligned,
-                    "share": l.share.map(|s| (s as f64 * 1e4).round() / 1e4),
-                    "template": l.template,
-                });
-                if args.features {
-                    let row = labels.features.matrix.row(l.node);
-                    let named: serde_json::Map<String, serde_json::Value> = NAMES
-                        .iter()
-                        .zip(row)
-                        .map(|(n, &x)| (n.to_string(), serde_json::json!(x)))
-                        .collect();
-                    v["features"] = serde_json::Value::Object(named);
-                }
-                serde_json::to_writer(&mut out, &v)?;
-                out.push(b'\n');
-            }
+            labels.write_rows(&page, e, args.features, &mut out);
             Ok(out)
         },
         |e, err| {

@@ -2,7 +2,9 @@
 
 use std::path::{Path, PathBuf};
 
-use pagelevel::input::warc;
+use pagelevel::batch::{analyze_job, JobOptions};
+pub use pagelevel::input::jobs::Origin;
+use pagelevel::input::jobs::{is_stdin, Job, Jobs};
 
 use pagelevel::config::{DEFAULT_MAX_INPUT_BYTES, DEFAULT_MAX_NODES, DEFAULT_TIMEOUT_MS};
 use pagelevel::model::threshold::DEFAULT_THRESHOLD;
@@ -42,73 +44,18 @@ pub fn strip_path<'a>(path: &str, message: &'a str) -> &'a str {
         .unwrap_or(message)
 }
 
-/// Whether `path` is `-`, standard input.
-fn is_stdin(path: &Path) -> bool {
-    path.as_os_str() == "-"
-}
-
-/// Where a page came from: an HTML file, or a record of a WARC file.
-pub enum Origin<'a> {
-    /// An HTML file.
-    File(&'a Path),
-    /// A WARC record (`record_id` empty for a bad record whose header was not read).
-    Record {
-        path: &'a Path,
-        record_id: &'a str,
-        uri: Option<&'a str>,
-    },
-}
-
-impl Origin<'_> {
-    /// The JSON fields naming the page: `path`, and for records `warc_record_id` and `uri`.
-    pub fn fields(&self) -> serde_json::Map<String, serde_json::Value> {
-        let mut m = serde_json::Map::new();
-        match self {
-            Origin::File(path) => {
-                m.insert("path".into(), path.to_string_lossy().into());
-            }
-            Origin::Record {
-                path,
-                record_id,
-                uri,
-            } => {
-                m.insert("path".into(), path.to_string_lossy().into());
-                m.insert("warc_record_id".into(), (*record_id).into());
-                m.insert("url".into(), (*uri).into());
-            }
-        }
-        m
-    }
-
-    /// `e` as one line, without the path when the error already starts with it (the library's
-    /// errors name their file; the output names the page once).
-    pub fn message(&self, e: &anyhow::Error) -> String {
-        let path = match self {
-            Origin::File(p) | Origin::Record { path: p, .. } => p,
-        };
-        without_path(path, e)
-    }
-
-    /// A one-line name for the page (separator lines, stderr).
-    pub fn name(&self) -> String {
-        match self {
-            Origin::File(path) => path.display().to_string(),
-            Origin::Record {
-                path,
-                record_id,
-                uri,
-            } => format!("{} {} {}", path.display(), uri.unwrap_or("-"), record_id),
-        }
-    }
+/// `e` as one line, without the path of `origin` when the error already starts with it (the
+/// library's errors name their file; the output names the page once).
+pub fn message(origin: &Origin, e: &anyhow::Error) -> String {
+    without_path(origin.path(), e)
 }
 
 impl PageInputs {
     /// Runs the pipeline on every page (in parallel, output in input order) and writes what
     /// `emit` makes of each analysis; a page that fails writes `failed(origin, error)` instead.
-    /// Each input is opened once and told apart by its first bytes (so a FIFO, a process
-    /// substitution or standard input may be a page or a WARC file); WARC files are streamed
-    /// record by record. Inputs run in windows bounded by count and bytes (`batch`). Returns
-    /// the number of failed pages (and bad WARC records and junk spans).
+    /// Inputs are opened once each and WARC files streamed ([`Jobs`]), run in windows bounded
+    /// by count and bytes ([`pagelevel::batch`]). Returns the number of failed pages (and bad
+    /// WARC records and junk spans).
     pub fn for_each_analysis(
         &self,
         pipeline: &PipelineArgs,
@@ -120,159 +67,36 @@ impl PageInputs {
             anyhow::bail!("`-` (standard input) may be given once");
         }
         let model = pipeline.model()?;
-        let opts = pipeline.options();
+        let options = pipeline.options();
         let limits = self.timeout.with(pipeline.limits.limits());
         let bar = crate::batch::progress(self.pages.len());
-        let jobs = Jobs {
-            paths: self.pages.iter(),
-            warc: None,
-            limits,
-            bar: &bar,
-        };
-        let url = self.url.as_deref();
-        // Parses and analyses a page's bytes within `deadline` and renders it.
-        let analyze = |page: &[u8],
-                       uri: Option<&str>,
-                       charset: Option<&str>,
-                       origin: &Origin,
-                       deadline: &pagelevel::config::Deadline|
-         -> anyhow::Result<Vec<u8>> {
-            let page = pagelevel::Page::from_bytes(
-                page,
-                &pagelevel::PageOptions {
-                    url: uri,
-                    charset,
-                    limits,
-                    deadline: Some(deadline),
-                    spans,
-                },
-            )?;
-            let analysis = pagelevel::pipeline::analyze_within(page, &model, &opts, deadline)?;
-            let out = emit(origin, &analysis)?;
-            deadline.check("output")?;
-            Ok(out)
-        };
-        let outcome = |origin: &Origin, result: anyhow::Result<Vec<u8>>| match result {
-            Ok(bytes) => (bytes, false),
-            Err(e) => (failed(origin, &e), true),
-        };
-        let summary = crate::batch::run_stream(jobs, |job| match job {
-            Job::Failed(path, e) => (failed(&Origin::File(path), &e), true),
-            Job::Page(path, source) => {
-                let origin = Origin::File(path);
-                // The clock starts when this page's job does, not when the batch did.
-                let deadline = limits.deadline();
-                let result = source
-                    .read(&limits)
-                    .map_err(anyhow::Error::new)
-                    .and_then(|bytes| {
-                        deadline.check("read")?;
-                        analyze(&bytes, url, None, &origin, &deadline)
-                    });
-                bar.inc(1);
-                outcome(&origin, result)
-            }
-            Job::Record(path, warc::Item::Page(p)) => {
-                let origin = Origin::Record {
-                    path,
-                    record_id: &p.record_id,
-                    uri: p.uri.as_deref(),
-                };
-                let deadline = limits.deadline();
-                let result = analyze(
-                    &p.body,
-                    p.uri.as_deref(),
-                    p.charset.as_deref(),
-                    &origin,
-                    &deadline,
+        let jobs = Jobs::new(&self.pages, limits, |path, skipped| {
+            if skipped > 0 {
+                eprintln!(
+                    "{}: {skipped} records skipped (not HTML responses)",
+                    path.display()
                 );
-                outcome(&origin, result)
             }
-            Job::Record(path, warc::Item::Bad(b)) => {
-                let origin = Origin::Record {
-                    path,
-                    record_id: b.record_id.as_deref().unwrap_or(""),
-                    uri: b.uri.as_deref(),
-                };
-                let skipped = match b.len {
-                    Some(n) => format!(" ({n} bytes skipped)"),
-                    None => String::new(),
-                };
-                let e = anyhow::Error::new(b.error)
-                    .context(format!("WARC record at offset {}{skipped}", b.offset));
-                (failed(&origin, &e), true)
+            bar.inc(1);
+        });
+        let with = JobOptions {
+            model: &model,
+            options: &options,
+            limits,
+            spans,
+            url: self.url.as_deref(),
+        };
+        let mut out = std::io::BufWriter::new(std::io::stdout().lock());
+        let summary = pagelevel::batch::run_stream(jobs, &mut out, |job| {
+            let page = matches!(job, Job::Page(..));
+            let r = analyze_job(job, &with, &emit, &failed);
+            if page {
+                bar.inc(1);
             }
-            Job::Record(path, warc::Item::Junk(j)) => {
-                let origin = Origin::Record {
-                    path,
-                    record_id: "",
-                    uri: None,
-                };
-                (failed(&origin, &anyhow::Error::new(j)), true)
-            }
+            r
         })?;
         bar.finish_and_clear();
         Ok(summary.failed)
-    }
-}
-
-/// One input of [`PageInputs::for_each_analysis`]: a page opened and not read yet, a WARC
-/// record, or an input that cannot be opened.
-enum Job<'a> {
-    Page(&'a Path, warc::PageSource),
-    Record(&'a Path, warc::Item),
-    Failed(&'a Path, anyhow::Error),
-}
-
-/// The inputs in order, each opened once when its turn comes, with their sizes in bytes (a
-/// file's from its metadata, a record's body; a stream of unknown size counts as a full window).
-struct Jobs<'a> {
-    paths: std::slice::Iter<'a, PathBuf>,
-    /// The WARC file being read.
-    warc: Option<(&'a Path, Box<warc::WarcReader<warc::InputStream>>)>,
-    limits: Limits,
-    bar: &'a indicatif::ProgressBar,
-}
-
-impl<'a> Iterator for Jobs<'a> {
-    type Item = (Job<'a>, u64);
-
-    fn next(&mut self) -> Option<Self::Item> {
-        loop {
-            if let Some((path, reader)) = &mut self.warc {
-                let path: &'a Path = path;
-                if let Some(item) = reader.next() {
-                    let size = match &item {
-                        warc::Item::Page(p) => p.body.len() as u64,
-                        warc::Item::Bad(_) | warc::Item::Junk(_) => 0,
-                    };
-                    return Some((Job::Record(path, item), size));
-                }
-                if reader.skipped() > 0 {
-                    eprintln!(
-                        "{}: {} records skipped (not HTML responses)",
-                        path.display(),
-                        reader.skipped()
-                    );
-                }
-                self.warc = None;
-                self.bar.inc(1);
-            }
-            let path: &'a Path = self.paths.next()?;
-            let input = if is_stdin(path) {
-                warc::Input::from_reader(std::io::stdin(), "-", &self.limits)
-            } else {
-                warc::Input::open(path, &self.limits)
-            };
-            match input {
-                Ok(warc::Input::Page(source)) => {
-                    let size = source.size().unwrap_or(crate::batch::UNKNOWN_SIZE);
-                    return Some((Job::Page(path, source), size));
-                }
-                Ok(warc::Input::Warc(reader)) => self.warc = Some((path, reader)),
-                Err(e) => return Some((Job::Failed(path, e.into()), 0)),
-            }
-        }
     }
 }
 
@@ -392,13 +216,15 @@ pub struct PipelineArgs {
 /// The `--model` file, with its path in the error when it cannot be read or parsed, or the
 /// embedded model without one.
 pub fn load_model(path: Option<&std::path::Path>) -> anyhow::Result<Model> {
-    use anyhow::Context;
     let Some(path) = path else {
         return Ok(Model::embedded().clone());
     };
-    let json = std::fs::read_to_string(path)
-        .with_context(|| format!("--model {}: cannot read", path.display()))?;
-    Model::from_json(&json).with_context(|| format!("--model {}", path.display()))
+    Model::from_path(path).map_err(|e| match e {
+        pagelevel::Error::Io { source, .. } => {
+            anyhow::Error::new(source).context(format!("--model {}: cannot read", path.display()))
+        }
+        e => anyhow::Error::new(e).context(format!("--model {}", path.display())),
+    })
 }
 
 impl PipelineArgs {

@@ -1,7 +1,7 @@
 //! `pagelevel segment`: one JSON object per page with its segments.
 
 use crate::extract::line;
-use crate::pipeline_args::{PageInputs, PipelineArgs};
+use crate::pipeline_args::{message, PageInputs, PipelineArgs};
 
 /// Arguments of `pagelevel segment`.
 #[derive(clap::Args)]
@@ -28,7 +28,7 @@ pub fn run(args: Args) -> anyhow::Result<usize> {
         |origin, e| {
             let mut m = origin.fields();
             m.insert("segments".into(), serde_json::Value::Array(Vec::new()));
-            m.insert("error".into(), origin.message(e).into());
+            m.insert("error".into(), message(origin, e).into());
             line(&m.into()).unwrap_or_default()
         },
     )

@@ -7,7 +7,7 @@ use std::path::PathBuf;
 use ::sitelevel::{HashOptions, HrefQuery, LabelOptions, SiteLevelOptions};
 use anyhow::Context;
 use pagelevel::input::manifest::Manifest;
-use pagelevel::site::{self, GoldCheck, Outcome, RunOptions, SiteGroup, SitePage};
+use pagelevel::site::{self, GoldCheck, GoldTotals, Outcome, RunOptions, SiteGroup, SitePage};
 use serde::Serialize;
 
 /// Arguments of `pagelevel sitelevel`.
@@ -112,58 +112,10 @@ impl Args {
     }
 }
 
-#[derive(Serialize)]
-struct Label<'a> {
-    path: &'a str,
-    template: bool,
-}
-
 /// What the job computes per page: the JSON line, and the gold check when asked for.
 struct PageOut {
     line: Vec<u8>,
     gold: Option<Result<GoldCheck, String>>,
-}
-
-/// Gold-check totals of one site (or all).
-#[derive(Default, Clone, Copy)]
-struct GoldTotals {
-    pages: usize,
-    gold_words: u64,
-    gold_on_page: u64,
-    gold_in_template: u64,
-    gold_lost: u64,
-    other_words: u64,
-    other_in_template: u64,
-    f1: f64,
-    precision: f64,
-    recall: f64,
-}
-
-impl GoldTotals {
-    fn add(&mut self, g: &GoldCheck) {
-        self.pages += 1;
-        self.gold_words += g.gold_words;
-        self.gold_on_page += g.gold_on_page;
-        self.gold_in_template += g.gold_in_template;
-        self.gold_lost += g.gold_lost;
-        self.other_words += g.other_words;
-        self.other_in_template += g.other_in_template;
-        self.f1 += g.prf.f1;
-        self.precision += g.prf.precision;
-        self.recall += g.prf.recall;
-    }
-    fn merge(&mut self, o: &GoldTotals) {
-        self.pages += o.pages;
-        self.gold_words += o.gold_words;
-        self.gold_on_page += o.gold_on_page;
-        self.gold_in_template += o.gold_in_template;
-        self.gold_lost += o.gold_lost;
-        self.other_words += o.other_words;
-        self.other_in_template += o.other_in_template;
-        self.f1 += o.f1;
-        self.precision += o.precision;
-        self.recall += o.recall;
-    }
 }
 
 fn pct(a: u64, b: u64) -> f64 {
@@ -180,20 +132,6 @@ fn json_line(value: &impl Serialize) -> Vec<u8> {
     v
 }
 
-/// The fields a WARC record's line carries besides `path` and `page` (= the record id).
-#[derive(Serialize)]
-struct WarcFields<'a> {
-    warc_record_id: &'a str,
-    url: Option<&'a str>,
-}
-
-fn warc_fields<'a>(args: &Args, p: &'a SitePage) -> Option<WarcFields<'a>> {
-    (!args.warc.is_empty()).then(|| WarcFields {
-        warc_record_id: &p.id,
-        url: p.url.as_deref(),
-    })
-}
-
 fn page_job(
     args: &Args,
     site_name: &str,
@@ -201,164 +139,20 @@ fn page_job(
     page: &pagelevel::Page,
     labels: &[bool],
 ) -> PageOut {
-    let dom = &page.dom;
+    let (dom, warc) = (&page.dom, !args.warc.is_empty());
     let line = if args.extract {
-        #[derive(Serialize)]
-        struct Extract<'a> {
-            path: &'a str,
-            page: &'a str,
-            #[serde(flatten)]
-            warc: Option<WarcFields<'a>>,
-            text: String,
-        }
-        json_line(&Extract {
-            path: &p.path,
-            page: &p.id,
-            warc: warc_fields(args, p),
-            text: site::extract_text(dom, labels),
-        })
+        site::extract_line(p, dom, labels, warc)
     } else {
-        #[derive(Serialize)]
-        struct Labels<'a> {
-            path: &'a str,
-            page: &'a str,
-            #[serde(flatten)]
-            warc: Option<WarcFields<'a>>,
-            site: &'a str,
-            labels: Vec<Label<'a>>,
-        }
-        let mut paths = Vec::new();
-        site::for_each_reported(dom, |i, path| paths.push((i, path.to_owned())));
-        let labels = paths
-            .iter()
-            .map(|(i, path)| Label {
-                path,
-                template: labels[*i],
-            })
-            .collect();
-        json_line(&Labels {
-            path: &p.path,
-            page: &p.id,
-            warc: warc_fields(args, p),
-            site: site_name,
-            labels,
-        })
+        site::labels_line(p, site_name, dom, labels, warc)
     };
     let gold = if args.gold {
-        p.gold.as_ref().map(|g| {
-            std::fs::read_to_string(g)
-                .map(|text| site::check_gold(dom, labels, &text))
-                .map_err(|e| format!("{}: cannot read gold: {e}", g.display()))
-        })
+        p.gold
+            .as_ref()
+            .map(|g| site::check_gold_file(dom, labels, g))
     } else {
         None
     };
     PageOut { line, gold }
-}
-
-/// The records of one site in a WARC file (all of them, or one run of consecutive ones with
-/// `--contiguous`): its pages and, per page, the record's place (a bad record is read again
-/// there and fails again with its error; a junk span fails with its own).
-struct WarcRun {
-    group: SiteGroup,
-    offsets: Vec<pagelevel::input::warc::Place>,
-}
-
-/// Groups the records of a WARC file by site and hands each site to `site_run`.
-///
-/// With `contiguous`, a site is a run of consecutive records, handed over as soon as it ends:
-/// one streaming pass, memory one run's record metadata. Otherwise one pass lists every record
-/// (id, URI, offset: about 200 bytes each, never the bodies) and the sites follow in the order of
-/// their first record, each with its records in file order. A bad record joins the site of its
-/// URI, or without one the site of the record before it, so its error line stays near its place.
-fn warc_runs(
-    path: &std::path::Path,
-    limits: &pagelevel::Limits,
-    contiguous: bool,
-    mut site_run: impl FnMut(WarcRun) -> anyhow::Result<()>,
-) -> anyhow::Result<()> {
-    let reader = pagelevel::input::warc::WarcReader::open(path, limits)
-        .with_context(|| format!("{}: cannot read", path.display()))?;
-    let shown = path.to_string_lossy().into_owned();
-    let site_of = |uri: Option<&str>| uri.and_then(site::site_of_url);
-    let mut runs: Vec<WarcRun> = Vec::new();
-    let mut index: std::collections::HashMap<String, usize> = std::collections::HashMap::new();
-    // The run of the record before (where a bad record without a URI goes).
-    let mut prev: Option<usize> = None;
-    for item in reader {
-        let record = item.place();
-        let (site, page) = match item {
-            pagelevel::input::warc::Item::Page(p) => {
-                let site = site_of(p.uri.as_deref()).unwrap_or_else(|| ".".to_owned());
-                let page = SitePage {
-                    path: shown.clone(),
-                    id: p.record_id,
-                    file: path.to_owned(),
-                    url: p.uri,
-                    gold: None,
-                };
-                (Some(site), page)
-            }
-            pagelevel::input::warc::Item::Bad(b) => {
-                // In contiguous mode a bad record stays in the run it is in (file order).
-                let site = if contiguous {
-                    None
-                } else {
-                    site_of(b.uri.as_deref())
-                };
-                let page = SitePage {
-                    path: shown.clone(),
-                    id: b.record_id.unwrap_or_default(),
-                    file: path.to_owned(),
-                    url: b.uri,
-                    gold: None,
-                };
-                (site, page)
-            }
-            // Junk stays where it is, as a bad record without a URI does.
-            pagelevel::input::warc::Item::Junk(_) => {
-                let page = SitePage {
-                    path: shown.clone(),
-                    id: String::new(),
-                    file: path.to_owned(),
-                    url: None,
-                    gold: None,
-                };
-                (None, page)
-            }
-        };
-        let k = match (&site, prev) {
-            (None, Some(l)) => l,
-            (Some(s), Some(l)) if runs[l].group.name == *s => l,
-            (Some(s), _) if !contiguous && index.contains_key(s) => index[s],
-            _ => {
-                if contiguous {
-                    if let Some(r) = runs.pop() {
-                        site_run(r)?;
-                    }
-                }
-                let name = site.unwrap_or_else(|| ".".to_owned());
-                if !contiguous {
-                    index.insert(name.clone(), runs.len());
-                }
-                runs.push(WarcRun {
-                    group: SiteGroup {
-                        name,
-                        pages: Vec::new(),
-                    },
-                    offsets: Vec::new(),
-                });
-                runs.len() - 1
-            }
-        };
-        runs[k].group.pages.push(page);
-        runs[k].offsets.push(record);
-        prev = Some(k);
-    }
-    for r in runs {
-        site_run(r)?;
-    }
-    Ok(())
 }
 
 fn groups(args: &Args) -> anyhow::Result<Vec<SiteGroup>> {
@@ -477,12 +271,11 @@ pub fn run(args: Args) -> anyhow::Result<usize> {
     }
     for path in &args.warc {
         let limits = options.limits;
-        warc_runs(path, &limits, args.contiguous, |run| {
+        site::warc_sites(path, &limits, args.contiguous, |run| {
             if !seen_sites.insert(run.group.name.clone()) {
                 split_sites += 1;
             }
-            let offsets = &run.offsets;
-            one_site(&run.group, &|k, p| offsets[k].page(&p.file, &limits))
+            one_site(&run.group, &|k, p| run.load(k, p, &limits))
         })?;
     }
     if split_sites > 0 {

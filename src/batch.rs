@@ -1,0 +1,214 @@
+//! Many inputs at once: one job per input over the rayon pool, results written in input order,
+//! so the output is identical for any thread count. A failing input is reported and the batch
+//! goes on.
+//!
+//! Inputs go to the pool in windows, and a window's results are written when it ends: a window
+//! closes at [`WINDOW`] inputs or when its inputs' bytes reach [`window_budget`], so the bytes
+//! in flight (inputs held, pages being parsed, results waiting) stay a small multiple of the
+//! largest input's, however many inputs there are and however large each is.
+
+use std::io::Write;
+
+use rayon::prelude::*;
+
+use crate::config::Deadline;
+use crate::input::jobs::{Job, Origin};
+use crate::input::warc;
+use crate::model::Model;
+use crate::pipeline::{analyze_within, Analysis, Options};
+use crate::{Error, Limits, Page, PageOptions, Spans};
+
+/// Most inputs in a window (each may hold an open file and a result).
+pub const WINDOW: usize = 64;
+
+/// Bytes of inputs a window may always gather, however small the largest input is.
+pub const WINDOW_BYTES: u64 = 64 << 20;
+
+/// Bytes of inputs after which a window closes: [`WINDOW_BYTES`], or one input as large as
+/// the largest so far per thread, so that every thread has an input while the bytes in flight
+/// stay about (threads + 1) × the largest input's.
+pub fn window_budget(threads: usize, largest: u64) -> u64 {
+    WINDOW_BYTES.max((threads as u64).saturating_mul(largest))
+}
+
+/// Outcome of a whole batch.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Summary {
+    /// Inputs whose job failed.
+    pub failed: usize,
+}
+
+/// Runs `job` on every input of a stream, each with its size in bytes (`None` when it cannot
+/// be told, a stream: its window closes after it), on the current rayon pool, and writes the
+/// bytes each returns to `out` in stream order; `job` also says whether its input failed.
+/// Inputs are taken until the window is full (see the module docs), and the next one only after
+/// a window is written.
+///
+/// # Errors
+/// The first error writing to `out`.
+pub fn run_stream<T, F>(
+    items: impl Iterator<Item = (T, Option<u64>)>,
+    out: &mut impl Write,
+    job: F,
+) -> std::io::Result<Summary>
+where
+    T: Send,
+    F: Fn(T) -> (Vec<u8>, bool) + Sync,
+{
+    let threads = rayon::current_num_threads();
+    let mut failed = 0;
+    let mut largest = 0u64;
+    let mut window: Vec<T> = Vec::new();
+    let mut bytes = 0u64;
+    let mut run = |window: Vec<T>, out: &mut dyn Write| -> std::io::Result<()> {
+        let results: Vec<(Vec<u8>, bool)> = window.into_par_iter().map(&job).collect();
+        for (bytes, bad) in results {
+            failed += bad as usize;
+            out.write_all(&bytes)?;
+        }
+        Ok(())
+    };
+    for (item, size) in items {
+        window.push(item);
+        bytes = bytes.saturating_add(size.unwrap_or(u64::MAX));
+        // An input of unknown size closes its window without setting the budget.
+        if let Some(size) = size {
+            largest = largest.max(size);
+        }
+        if window.len() >= WINDOW || bytes >= window_budget(threads, largest) {
+            run(std::mem::take(&mut window), out)?;
+            bytes = 0;
+        }
+    }
+    run(window, out)?;
+    out.flush()?;
+    Ok(Summary { failed })
+}
+
+/// What [`analyze_job`] runs the pipeline with.
+#[derive(Debug, Clone, Copy)]
+pub struct JobOptions<'a> {
+    /// The model.
+    pub model: &'a Model,
+    /// The pipeline's settings.
+    pub options: &'a Options,
+    /// Size and time limits of each page (the time limit runs from the page's job).
+    pub limits: Limits,
+    /// Whether pages keep their byte spans.
+    pub spans: Spans,
+    /// The URL of the pages that are not WARC records (which carry their own).
+    pub url: Option<&'a str>,
+}
+
+/// Reads and analyses one input of [`crate::input::jobs::Jobs`] within its own deadline
+/// (started here, not when the batch did) and returns what `emit` makes of the analysis, or
+/// what `failed` makes of the error (a page's error, a bad WARC record's
+/// [`Error::BadRecord`], junk's [`warc::Junk`], or `emit`'s own), with whether it failed. The
+/// deadline is checked once more after `emit`.
+///
+/// # Complexity
+/// That of reading and [`analyze_within`] one page.
+pub fn analyze_job<T, E>(
+    job: Job<'_>,
+    with: &JobOptions<'_>,
+    emit: impl FnOnce(&Origin, &Analysis) -> Result<T, E>,
+    failed: impl FnOnce(&Origin, &E) -> T,
+) -> (T, bool)
+where
+    E: From<Error> + From<warc::Junk>,
+{
+    let limits = with.limits;
+    // The clock starts when this page's job does, not when the batch did.
+    let deadline = limits.deadline();
+    let (origin, result) = match job {
+        Job::Failed(path, e) => (Origin::File(path), Err(E::from(e))),
+        Job::Record(path, warc::Item::Bad(b)) => {
+            let origin = Origin::Record {
+                path,
+                record_id: b.record_id.as_deref().unwrap_or(""),
+                uri: b.uri.as_deref(),
+            };
+            let e = Error::BadRecord {
+                offset: b.offset,
+                len: b.len,
+                source: b.error,
+            };
+            return (failed(&origin, &E::from(e)), true);
+        }
+        Job::Record(path, warc::Item::Junk(j)) => {
+            let origin = Origin::Record {
+                path,
+                record_id: "",
+                uri: None,
+            };
+            return (failed(&origin, &E::from(j)), true);
+        }
+        Job::Page(path, source) => {
+            let origin = Origin::File(path);
+            let result = source.read(&limits).and_then(|bytes| {
+                deadline.check("read")?;
+                analyze_page(&bytes, with.url, None, with, &deadline)
+            });
+            (origin, result.map_err(E::from))
+        }
+        Job::Record(path, warc::Item::Page(p)) => {
+            let result = analyze_page(
+                &p.body,
+                p.uri.as_deref(),
+                p.charset.as_deref(),
+                with,
+                &deadline,
+            );
+            let origin = Origin::Record {
+                path,
+                record_id: &p.record_id,
+                uri: p.uri.as_deref(),
+            };
+            let out = result
+                .map_err(E::from)
+                .and_then(|a| emit_within(&origin, &a, emit, &deadline));
+            return match out {
+                Ok(out) => (out, false),
+                Err(e) => (failed(&origin, &e), true),
+            };
+        }
+    };
+    let out = result.and_then(|a| emit_within(&origin, &a, emit, &deadline));
+    match out {
+        Ok(out) => (out, false),
+        Err(e) => (failed(&origin, &e), true),
+    }
+}
+
+/// Parses `bytes` and analyses the page within `deadline`.
+fn analyze_page(
+    bytes: &[u8],
+    url: Option<&str>,
+    charset: Option<&str>,
+    with: &JobOptions<'_>,
+    deadline: &Deadline,
+) -> crate::Result<Analysis> {
+    let page = Page::from_bytes(
+        bytes,
+        &PageOptions {
+            url,
+            charset,
+            limits: with.limits,
+            deadline: Some(deadline),
+            spans: with.spans,
+        },
+    )?;
+    analyze_within(page, with.model, with.options, deadline)
+}
+
+/// `emit(origin, analysis)`, then the deadline checked once more.
+fn emit_within<T, E: From<Error>>(
+    origin: &Origin,
+    analysis: &Analysis,
+    emit: impl FnOnce(&Origin, &Analysis) -> Result<T, E>,
+    deadline: &Deadline,
+) -> Result<T, E> {
+    let out = emit(origin, analysis)?;
+    deadline.check("output")?;
+    Ok(out)
+}
