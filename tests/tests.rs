@@ -22,6 +22,7 @@ mod features;
 mod fuzz_regressions;
 mod geometry;
 mod repeats;
+mod rule_table;
 mod sitelevel;
 mod stack;
 mod threshold;
