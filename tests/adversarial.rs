@@ -5,9 +5,10 @@
 //! The pages run through [`run_bytes`], the same path as the CLI's page commands, on the
 //! test thread's 2 MiB stack: deep trees must be walked iteratively.
 
+use crate::common;
+
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
 use pagelevel::model::Model;
@@ -51,13 +52,15 @@ unsafe impl GlobalAlloc for Counting {
 #[global_allocator]
 static ALLOC: Counting = Counting;
 
-/// One case at a time, so that the peak belongs to it (the harness runs tests in parallel).
-static ONE_AT_A_TIME: Mutex<()> = Mutex::new(());
-
 /// Runs the pipeline on `page` and prints the case's line of the table: input size, outcome,
 /// wall time and the heap peak above what was live before (the input itself excluded).
+///
+/// One case at a time, and never beside another module's timed or heavy test
+/// ([`common::timed`]): its time is checked, and its peak should be its own (the global
+/// allocator counts every test of the binary; run `cargo test --test tests adversarial::` for
+/// the table, the light tests of other modules then absent too).
 fn run(case: &str, page: &[u8], limits: &Limits) -> (pagelevel::Result<Analysis>, Duration) {
-    let _one = ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner());
+    let _one = common::timed();
     let before = LIVE.load(Ordering::Relaxed);
     PEAK.store(before, Ordering::Relaxed);
     let start = Instant::now();
@@ -396,6 +399,8 @@ fn deep_lists_give_markdown_linear_in_the_input() {
 
 #[test]
 fn deep_paths_are_abbreviated() {
+    // Timed: the walk must end within HEAVY.
+    let _machine = common::timed();
     let html = nested("span", 1_000_000, "deep words here");
     let page = pagelevel::Page::from_bytes(
         html.as_bytes(),

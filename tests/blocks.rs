@@ -2,7 +2,7 @@
 //! classifier and content shares: hand-worked cases, a 1,000,000-deep page, then every page
 //! of L3S-GN1 scored against its gold text when `../shared/data` is present.
 
-mod common;
+use crate::common;
 
 use std::collections::HashMap;
 use std::time::Instant;
@@ -415,6 +415,8 @@ const L3S_GN1_F1_FLOOR: f64 = 0.88;
 
 #[test]
 fn l3s_gn1_word_f1() {
+    // Heavy: a data set on every core.
+    let _machine = common::heavy();
     let Some(data) = common::data_or_skip("l3s_gn1_word_f1") else {
         return;
     };

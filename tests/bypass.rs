@@ -4,7 +4,7 @@
 //! element recovered when the page keeps almost nothing of it (and its boundaries), 1,000,000-deep
 //! pages, and real pages through the pipeline.
 
-mod common;
+use crate::common;
 
 use pagelevel::dom::Kind;
 use pagelevel::features::{self, FeatureOptions};
@@ -216,6 +216,8 @@ fn million_deep(before: &str, inner: &str) -> String {
 
 #[test]
 fn million_deep_page() {
+    // Heavy: 1,000,000-deep pages.
+    let _machine = common::heavy();
     let html = million_deep(
         "<body><a href=#story>Skip to content</a><p>Banner text</p>",
         &format!("<div id=story>{}</div>", words("a", 30)),
@@ -327,6 +329,8 @@ fn recovery_needs_a_lost_page_and_a_lost_main() {
 
 #[test]
 fn million_deep_main_is_recovered() {
+    // Heavy: 1,000,000-deep pages.
+    let _machine = common::heavy();
     let html = million_deep("<body><p>Banner text</p><main>", &words("a", 30));
     let (text, set) = recovered(&html, |_| false);
     assert_eq!(set, 1);

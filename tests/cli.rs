@@ -1,6 +1,6 @@
 //! The binary's commands: help, output contracts, per-input errors and determinism.
 
-mod common;
+use crate::common;
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -172,6 +172,8 @@ fn dash_reads_one_page_from_stdin_plain_or_gzipped() {
 
 #[test]
 fn a_page_over_a_limit_fails_alone() {
+    // Timed: the example pages must finish within a 1 s limit.
+    let _machine = common::timed();
     let dir = std::env::temp_dir().join(format!("pagelevel-limits-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let write = |name: &str, html: String| {
@@ -330,6 +332,8 @@ fn variants_and_flags_are_accepted() {
 
 #[test]
 fn train_lr_is_deterministic() {
+    // Heavy: trains on the data sets.
+    let _machine = common::heavy();
     let Some(data) = common::data_or_skip("train_lr_is_deterministic") else {
         return;
     };
@@ -350,6 +354,8 @@ fn train_lr_is_deterministic() {
 /// named ones out (and a name that is no feature is an error), and the model loads.
 #[test]
 fn train_context_features_without_some() {
+    // Heavy: trains on the data sets.
+    let _machine = common::heavy();
     let Some(data) = common::data_or_skip("train_context_features_without_some") else {
         return;
     };
@@ -395,6 +401,8 @@ fn train_context_features_without_some() {
 /// for byte.
 #[test]
 fn train_reproduces_the_embedded_model() {
+    // Heavy: trains on every data set, two threads.
+    let _machine = common::heavy();
     let Some(data) = common::data_or_skip("train_reproduces_the_embedded_model") else {
         return;
     };
@@ -552,6 +560,8 @@ fn threshold_model_flag_needs_a_threshold_part_and_uses_it() {
 /// is the same for any thread count.
 #[test]
 fn train_stacked_is_deterministic() {
+    // Heavy: trains on the data sets.
+    let _machine = common::heavy();
     let Some(data) = common::data_or_skip("train_stacked_is_deterministic") else {
         return;
     };
@@ -673,6 +683,8 @@ fn binary_input_and_unreadable_paths_fail_alone_with_one_path() {
 /// (it grew with depth squared), and `--timeout-ms` applies.
 #[test]
 fn features_output_is_linear_on_deep_pages_and_has_a_time_limit() {
+    // Timed: a 1 s limit, and the run within 60 s.
+    let _machine = common::timed();
     let dir = hostile_dir("features-deep");
     let page = dir.join("deep.html");
     let html = "<span>".repeat(200_000) + "words";
@@ -712,6 +724,8 @@ fn features_output_is_linear_on_deep_pages_and_has_a_time_limit() {
 /// fails alone.
 #[test]
 fn dedup_and_sitelevel_have_a_time_limit() {
+    // Timed: the example pages must finish within a 1 s limit.
+    let _machine = common::timed();
     let dir = hostile_dir("dedup-timeout");
     let divs = dir.join("divs.html");
     std::fs::write(&divs, "<div>".repeat(200_000)).unwrap();

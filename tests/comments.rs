@@ -5,7 +5,7 @@
 //! words, a 1,000,000-deep page, real pages, and the pipeline's default against
 //! `keep_comments`; and forum replies marked up as the opening post, which stay.
 
-mod common;
+use crate::common;
 
 use pagelevel::dom::{Dom, Kind};
 use pagelevel::features::names::{
@@ -230,6 +230,8 @@ fn commented_and_commentary_are_not_comment_regions() {
 
 #[test]
 fn million_deep_comment_region() {
+    // Heavy: 1,000,000-deep pages.
+    let _machine = common::heavy();
     let depth = 1_000_000;
     let mut html = format!("<body><p>{}</p><div class=comments>", words("a", 120));
     html.reserve(depth * 6 + 16);

@@ -1,6 +1,8 @@
 //! Bytes to text (`pagelevel::decode`) and reading pages (`pagelevel::input`): hand-checked
 //! cases, then every page of `../shared/data` when it is present.
 
+use crate::common;
+
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -610,6 +612,8 @@ fn naive(bytes: &[u8]) -> String {
 
 #[test]
 fn real_pages() {
+    // Heavy: every page of the data sets.
+    let _machine = common::heavy();
     let Some(dir) = data_dir() else { return };
     let pages = manifest_pages(&dir);
     assert!(pages.len() > 1000, "{} pages", pages.len());
@@ -699,7 +703,7 @@ fn known_liars_decode_right() {
 }
 
 /// Decoding speed per set (wcxb-dev: modern UTF-8 pages; the older sets need detection):
-/// `cargo test --release --test decode -- --ignored --nocapture`.
+/// `cargo test --release --test tests decode::decode_speed -- --ignored --nocapture`.
 #[test]
 #[ignore]
 fn decode_speed() {

@@ -1,7 +1,7 @@
 //! Near-duplicate detection by shingling: hand-worked sketches, the pair index against brute
 //! force, the same article in two templates, and the `pagelevel dedup` command.
 
-mod common;
+use crate::common;
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};

@@ -1,7 +1,7 @@
 //! The arena built through html5ever's TreeSink against the rcdom reference, source spans,
 //! and pathological nesting.
 
-mod common;
+use crate::common;
 
 use pagelevel::config::Deadline;
 use pagelevel::dom::{self, reference, Dom, Kind};
@@ -135,6 +135,8 @@ fn node_limit_is_an_error() {
 
 #[test]
 fn sink_matches_rcdom_on_real_pages() {
+    // Heavy: every page of the data sets.
+    let _machine = common::heavy();
     let Some(data) = common::data_or_skip("sink_matches_rcdom_on_real_pages") else {
         return;
     };

@@ -2,7 +2,7 @@
 //! navigation, header, footer) and an "enable JavaScript" notice get an empty main text, while
 //! a page judged all template whose least template-like text is not chrome keeps that text.
 
-mod common;
+use crate::common;
 
 use pagelevel::model::Model;
 use pagelevel::pipeline::{analyze, Analysis, Options};

@@ -1,6 +1,6 @@
 //! Node features on small pages worked out by hand, and on every page of l3s-gn1 and sites.
 
-mod common;
+use crate::common;
 
 use pagelevel::dom::Kind;
 use pagelevel::features::scoring_root;
@@ -139,6 +139,8 @@ fn leaf_blocks_carry_neighbours() {
 
 #[test]
 fn million_deep_page_features() {
+    // Heavy: a 1,000,000-deep page.
+    let _machine = common::heavy();
     let depth = 1_000_000;
     let mut html = String::with_capacity(depth * 6 + 16);
     html.push_str("<body>");
@@ -172,6 +174,8 @@ fn only_elements_have_feature_rows() {
 
 #[test]
 fn every_page_of_l3s_and_sites() {
+    // Heavy: every page of two data sets.
+    let _machine = common::heavy();
     let Some(data) = common::data_or_skip("every_page_of_l3s_and_sites") else {
         return;
     };
@@ -264,6 +268,8 @@ fn scorable_rows_skip_small_and_hidden_elements() {
 
 #[test]
 fn spans_change_nothing_but_spans() {
+    // Heavy: every page of the data sets.
+    let _machine = common::heavy();
     let Some(data) = common::data_or_skip("spans_change_nothing_but_spans") else {
         return;
     };

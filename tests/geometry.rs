@@ -4,7 +4,7 @@
 //! Defaults used in the hand computations: viewport 1280, body margin 8 (so body content is
 //! x = 8, y = 8, width 1264), glyph 8 px, line height 18 px, h1 ×2, images 150×100.
 
-mod common;
+use crate::common;
 
 use std::path::PathBuf;
 
@@ -296,6 +296,8 @@ fn check_invariants(d: &Dom, l: &Layout, what: &str) -> usize {
 
 #[test]
 fn containment_on_real_pages() {
+    // Heavy: every page of a data set.
+    let _machine = common::heavy();
     let Some(data) = common::data_or_skip("containment_on_real_pages") else {
         return;
     };
@@ -339,6 +341,8 @@ fn hand_pages_keep_invariants() {
 
 #[test]
 fn million_deep_nesting() {
+    // Heavy: a 1,000,000-deep page.
+    let _machine = common::heavy();
     let depth = 1_000_000;
     let mut html = String::with_capacity(depth * 6 + 16);
     html.push_str("<body>");
@@ -357,7 +361,7 @@ fn million_deep_nesting() {
 }
 
 /// Median layout time per page over wcxb-dev. Run with
-/// `cargo test --release --test geometry -- --ignored --nocapture`.
+/// `cargo test --release --test tests geometry::speed_wcxb_dev -- --ignored --nocapture`.
 #[test]
 #[ignore]
 fn speed_wcxb_dev() {

@@ -3,7 +3,7 @@
 //! repeats inside one element, code, short passages, copies of dropped text), a
 //! 1,000,000-deep page, and the pipeline's default against the rule switched off.
 
-mod common;
+use crate::common;
 
 use pagelevel::dom::{self, Dom, Kind, Tag, NONE};
 use pagelevel::features::blocks::segment;
@@ -254,6 +254,8 @@ fn a_duplicated_article_on_a_real_page_is_said_once() {
 
 #[test]
 fn comparisons_stay_linear_on_a_deep_chain_of_look_alikes() {
+    // Timed: the comparisons must end within 20 s.
+    let _machine = common::timed();
     // A passage, then 200,000 nested divs around one of the same shape with other words:
     // every div of the chain has the first passage's key. Unbounded comparisons would read
     // the chain once per div (4·10¹⁰ node visits); the budget stops them after a few.

@@ -1,6 +1,8 @@
 //! SiteLevel(θ) over real parsed pages: small sites written here, the `sites` set of
 //! `../shared/data` against its gold texts, and the `pagelevel sitelevel` command.
 
+use crate::common;
+
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
@@ -235,6 +237,8 @@ fn pct(a: u64, b: u64) -> f64 {
 
 #[test]
 fn sites_against_gold() {
+    // Heavy: every site of the data set.
+    let _machine = common::heavy();
     let Some(data) = shared_data() else {
         eprintln!("skipping sites_against_gold: ../shared/data is absent");
         return;

@@ -2,6 +2,8 @@
 //! hostile corpus whose views must be inert as a scripting-on parser builds them; and, when
 //! Chromium is installed, a screenshot and a check that a hostile view makes no request.
 
+use crate::common;
+
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
@@ -224,6 +226,8 @@ fn boxes_overlay_draws_one_box_per_segment_with_area() {
 
 #[test]
 fn million_deep_page() {
+    // Heavy: a 1,000,000-deep page.
+    let _machine = common::heavy();
     const DEPTH: usize = 1_000_000;
     let mut html = String::with_capacity(DEPTH * 6 + 64);
     html.push_str("<html><body>");
@@ -338,6 +342,8 @@ fn chromium() -> Option<PathBuf> {
 
 #[test]
 fn screenshot_when_chromium_is_installed() {
+    // Heavy: a browser.
+    let _machine = common::heavy();
     if chromium().is_none() {
         eprintln!("screenshot_when_chromium_is_installed: skipped: chromium is not on PATH");
         return;
@@ -864,6 +870,8 @@ const NEVER_REQUESTED: &[&str] = &[
 
 #[test]
 fn hostile_view_makes_no_requests_in_chromium() {
+    // Timed: Chromium must exit within 30 s, the server stops after 120 s.
+    let _machine = common::timed();
     let Some(browser) = chromium() else {
         eprintln!(
             "hostile_view_makes_no_requests_in_chromium: skipped: chromium is not installed \

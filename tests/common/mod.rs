@@ -3,8 +3,30 @@
 
 use std::io::Read;
 use std::path::PathBuf;
+use std::sync::{RwLock, RwLockReadGuard, RwLockWriteGuard};
 
 use pagelevel::input::manifest::{shared_data, Manifest};
+
+/// Every test module is one binary whose tests run in parallel threads (before, each file was
+/// a binary of its own, run one after another), so a test that measures time could share the
+/// 2 cores of a CI machine with another module's data set. This lock keeps them apart: a
+/// test that asserts on time (a bound on how long a step takes, a deadline that a page must
+/// meet or must stop near, a process that must exit within seconds) takes it alone,
+/// [`timed`]; a test that keeps the cores busy for long (a whole data set, a pool or a
+/// batch of processes of its own) takes it shared, [`heavy`], beside other heavy tests. Light
+/// tests take nothing. Not reentrant: a test takes one guard, once.
+static MACHINE: RwLock<()> = RwLock::new(());
+
+/// The machine to this test alone, among the timed and heavy tests, until the guard drops. A
+/// panicking holder poisons nothing: the guard is taken either way.
+pub fn timed() -> RwLockWriteGuard<'static, ()> {
+    MACHINE.write().unwrap_or_else(|e| e.into_inner())
+}
+
+/// The machine shared with other heavy tests, never with a [`timed`] one, until the guard drops.
+pub fn heavy() -> RwLockReadGuard<'static, ()> {
+    MACHINE.read().unwrap_or_else(|e| e.into_inner())
+}
 
 /// The shared data folder, or `None` after printing a skip message.
 pub fn data_or_skip(test: &str) -> Option<PathBuf> {

@@ -1,0 +1,400 @@
+//! Each rule of `Rule::ALL` alone on a small page written here: the whole pipeline (embedded
+//! model) with the model's verdict replaced by the page's own `aria-judged` marks, run once with no
+//! rule and once with the row's rule, and the difference worked out by hand.
+//!
+//! A node's score `y` is the `aria-judged` of the nearest element holding it (0 without one), and
+//! it is template when `y ≥ 0.5`: `<div aria-judged=1>` is text the model dropped. (The DOM keeps
+//! only the attributes the pipeline reads, `aria-*` among them; nothing reads this one.) `forum-replies`
+//! runs only with `comments`, so its row compares `{comments}` with `{comments,
+//! forum-replies}`; the two fallbacks act only when nothing is kept, so their pages are all
+//! template.
+
+use std::collections::BTreeSet;
+
+use pagelevel::dom::{Dom, NONE};
+use pagelevel::model::Model;
+use pagelevel::pipeline::{analyze, Analysis, Options};
+use pagelevel::rules::{Rule, RuleSet};
+use pagelevel::Page;
+
+/// `n` distinct words `w0 w1 …`.
+fn words(prefix: &str, n: usize) -> String {
+    (0..n)
+        .map(|k| format!("{prefix}{k}"))
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// The `aria-judged` of node `i` or of its nearest ancestor holding one, else 0.
+fn judged_y(dom: &Dom, i: usize) -> f32 {
+    let mut at = i as u32;
+    while at != NONE {
+        if let Some(y) = dom.attr(at as usize, "aria-judged") {
+            return y.parse().unwrap();
+        }
+        at = dom.node(at as usize).parent;
+    }
+    0.0
+}
+
+/// The pipeline's main text of `html` under `rules`, every scored node's score its
+/// [`judged_y`] (template at 0.5 and above), and the tree filter's main node the element with
+/// `id=main_id` when given.
+fn main_text(html: &str, rules: RuleSet, main_id: Option<&str>) -> String {
+    let opts = Options {
+        rules,
+        ..Options::default()
+    };
+    let page = Page::from_bytes(html.as_bytes(), &pagelevel::PageOptions::default()).unwrap();
+    let mut a = analyze(page, Model::embedded(), &opts);
+    let dom = &a.page.dom;
+    let seg = &mut a.segmentation;
+    for i in 0..dom.len() {
+        if !seg.y[i].is_nan() {
+            seg.y[i] = judged_y(dom, i);
+            seg.template[i] = seg.y[i] >= 0.5;
+        }
+    }
+    if let Some(id) = main_id {
+        seg.main = Some(
+            (0..dom.len())
+                .find(|&i| dom.attr(i, "id") == Some(id))
+                .unwrap(),
+        );
+    }
+    Analysis::new(a.page, a.features, a.segmentation, &opts).main_text()
+}
+
+/// One rule on one page.
+struct Row {
+    rule: Rule,
+    /// The rules it runs beside (both runs have them): `{comments}` for `forum-replies`.
+    with: RuleSet,
+    html: String,
+    /// The element standing for the tree filter's main node, by `id`.
+    main_id: Option<&'static str>,
+    /// Whether the main text is empty without the rule, and with it.
+    empty: (bool, bool),
+    /// Phrases and how often each occurs in the main text without the rule, and with it.
+    counts: &'static [(&'static str, usize, usize)],
+}
+
+/// A sentence of 15 words, repeated by the `repeats` row.
+const SENTENCE: &str = "The watch that started it all is back in its next form, a decade later.";
+
+fn rows() -> Vec<Row> {
+    let row = |rule, html: String, empty, counts| Row {
+        rule,
+        with: RuleSet::NONE,
+        html,
+        main_id: None,
+        empty,
+        counts,
+    };
+    vec![
+        // A thread page: the opening post (30 words, ≥ 20) in `div.message > div.message-main >
+        // div.message-body`, three replies with that markup in a comment region (`replies`),
+        // which the model dropped. The thread node is the main node: the replies are the
+        // opening post's twins (3 ≥ 2 in comment regions) and come back.
+        Row {
+            with: RuleSet::NONE.with(Rule::Comments),
+            main_id: Some("thread"),
+            ..row(
+                Rule::ForumReplies,
+                {
+                    let post = |text: String| {
+                        format!(
+                            "<div class=message><div class=message-main><div class=message-body>\
+                             <p>{text}</p></div></div></div>"
+                        )
+                    };
+                    let replies: String = (0..3)
+                        .map(|k| post(format!("reply{k} says {}", words(&format!("r{k}x"), 12))))
+                        .collect();
+                    format!(
+                        "<body><div id=thread><h1>Which saw first</h1>{}\
+                         <div class=replies aria-judged=1>{replies}</div></div></body>",
+                        post(words("op", 30)),
+                    )
+                },
+                (false, false),
+                &[
+                    ("op29", 1, 1),
+                    ("reply0 says", 0, 1),
+                    ("reply2 says r2x0", 0, 1),
+                ],
+            )
+        },
+        // The model kept a 2-word banner and none of the 40 words in <main>: 2 < 200 words on
+        // the page, 0 < 1/5 of <main>'s, so <main> comes back.
+        row(
+            Rule::MainStart,
+            format!(
+                "<body><header><p>Harbour news</p></header><main aria-judged=0.9><h2>Tide tables</h2>\
+                 <p>{}</p></main></body>",
+                words("m", 38)
+            ),
+            (false, false),
+            &[("Harbour news", 1, 1), ("Tide tables", 0, 1), ("m37", 0, 1)],
+        ),
+        // 4 + 116 words outside the thread (≥ 100): the thread leaves, the article stays.
+        row(
+            Rule::Comments,
+            format!(
+                "<body><article><h1>{}</h1><p>{}</p></article>\
+                 <div id=comments><h3>Two replies</h3><ol class=commentlist>\
+                 <li><p>First reader says the mill was louder before</p></li>\
+                 <li><p>Second reader remembers the flood</p></li></ol></div></body>",
+                words("t", 4),
+                words("a", 116)
+            ),
+            (false, false),
+            &[
+                ("a115", 1, 1),
+                ("Two replies", 1, 0),
+                ("First reader", 1, 0),
+                ("Second reader", 1, 0),
+            ],
+        ),
+        // A search box, a share bar and a skip link around 121 words of article.
+        row(
+            Rule::InlineChrome,
+            format!(
+                "<body><form class=site-search><input><button>Search the archive</button></form>\
+                 <article><h1>Mill reopens</h1><div class=share-buttons><a href=/fb>Share on \
+                 Facebook</a> <a href=/x>Post it</a></div><p>{} report</p><a class=skip-link \
+                 href=#c>Jump to comments</a></article></body>",
+                words("a", 118)
+            ),
+            (false, false),
+            &[
+                ("Mill reopens", 1, 1),
+                ("a117 report", 1, 1),
+                ("Search the archive", 1, 0),
+                ("Share on Facebook", 1, 0),
+                ("Jump to comments", 1, 0),
+            ],
+        ),
+        // A three-slide gallery in a 120-word article: its captions leave.
+        row(
+            Rule::Galleries,
+            format!(
+                "<body><article><h1>Harbour opens</h1><p>{} report</p>\
+                 <div class=photoGallery><ul class=legends><li><h2>1/3 Crowds arrive</h2>\
+                 <p>Thousands walked the new quay.</p></li><li><h2>2/3 Ships dock</h2><p>The \
+                 first ferry tied up at noon.</p></li></ul></div></article></body>",
+                words("a", 117)
+            ),
+            (false, false),
+            &[
+                ("a116 report", 1, 1),
+                ("Crowds arrive", 1, 0),
+                ("Thousands walked", 1, 0),
+                ("Ships dock", 1, 0),
+            ],
+        ),
+        // A fact box in an <aside> and a role=complementary sidebar beside 120 words.
+        row(
+            Rule::Asides,
+            format!(
+                "<body><article><h1>Tide tables</h1><p>{} report</p><aside><p>Fact box: high \
+                 water at six</p></aside></article><div role=complementary><p>Live: ferry \
+                 delayed</p></div></body>",
+                words("a", 117)
+            ),
+            (false, false),
+            &[
+                ("a116 report", 1, 1),
+                ("Fact box", 1, 0),
+                ("ferry delayed", 1, 0),
+            ],
+        ),
+        // The site's banner and footers leave; the header holding the title heading (the h1
+        // sharing <title>'s words) and the article's own footer stay.
+        row(
+            Rule::PageHeaderFooter,
+            format!(
+                "<html><head><title>Harbour reopens after storm</title></head><body>\
+                 <header><p>Site banner text</p></header>\
+                 <header class=story-head><h1>Harbour reopens after storm</h1><p>By a reporter\
+                 </p></header><article><p>{} report</p><footer><p>Filed under harbour</p>\
+                 </footer></article><footer><p>Copyright owner</p></footer>\
+                 <div role=contentinfo><p>Contact desk</p></div></body></html>",
+                words("a", 149)
+            ),
+            (false, false),
+            &[
+                ("Harbour reopens after storm", 1, 1),
+                ("By a reporter", 1, 1),
+                ("a148 report", 1, 1),
+                ("Filed under harbour", 1, 1),
+                ("Site banner text", 1, 0),
+                ("Copyright owner", 1, 0),
+                ("Contact desk", 1, 0),
+            ],
+        ),
+        // A "Related stories" list and a most-popular box leave a 100-word article; its
+        // collapsed rest (`read-more-content`, not a related-links name) stays.
+        row(
+            Rule::RelatedLinks,
+            format!(
+                "<body><article><h1>Mill reopens on Monday</h1><p>{}</p>\
+                 <div class=read-more-content><p>The rest of the report</p></div>\
+                 <div class=related-stories><h3>Related stories</h3><ul><li><a href=/a>Bakery \
+                 closes</a></li><li><a href=/b>Dam repaired</a></li></ul></div>\
+                 <div class=mostPopular><a href=/c>Top ten mills</a></div></article></body>",
+                words("a", 100)
+            ),
+            (false, false),
+            &[
+                ("a99", 1, 1),
+                ("The rest of the report", 1, 1),
+                ("Related stories", 1, 0),
+                ("Bakery closes", 1, 0),
+                ("Top ten mills", 1, 0),
+            ],
+        ),
+        // A skip link to #content, with a menu line before the target: 31 words kept from the
+        // target on (≥ 20), so the link and the menu leave.
+        row(
+            Rule::BeforeMain,
+            format!(
+                "<body><div class=top><a href=#content>Skip to content</a><p>Menu: weather, \
+                 sport, letters</p></div><div id=content><h2>Tide tables</h2><p>{}</p></div>\
+                 </body>",
+                words("c", 29)
+            ),
+            (false, false),
+            &[
+                ("Tide tables", 1, 1),
+                ("c28", 1, 1),
+                ("Skip to content", 1, 0),
+                ("Menu: weather", 1, 0),
+            ],
+        ),
+        // A script shell: its 14 words are all in its header, navigation and footer.
+        row(
+            Rule::OnlyChrome,
+            "<body><header><a href=/>Shop</a> <a href=/login>Sign in</a></header>\
+             <nav><a href=/c>Browse by category</a></nav><div id=root></div>\
+             <footer><p>Help centre, returns and refunds, report infringement</p></footer></body>"
+                .to_owned(),
+            (false, true),
+            &[
+                ("Sign in", 1, 0),
+                ("Browse by category", 1, 0),
+                ("Help centre", 1, 0),
+            ],
+        ),
+        // A responsive copy of a section (heading and 15-word sentence, ≥ 10 words): the second
+        // copy leaves, the first and what follows stay.
+        row(
+            Rule::Repeats,
+            format!(
+                "<body><div class=desktop><h2>Classic II</h2><p>{SENTENCE}</p></div>\
+                 <div class=mobile><h2>Classic II</h2><p>{SENTENCE}</p></div>\
+                 <p>After the two copies.</p></body>"
+            ),
+            (false, false),
+            &[
+                ("Classic II", 2, 1),
+                (SENTENCE, 2, 1),
+                ("After the two copies.", 1, 1),
+            ],
+        ),
+        // Everything judged template: the least template-like text (y = 0.6) that is not
+        // chrome is kept, not the text at 0.9, nor the link at 0.6 (a link is chrome).
+        row(
+            Rule::LowestFallback,
+            "<body aria-judged=0.9><nav><a href=/a>Home page</a></nav><p>Cookie notice here</p>\
+             <div aria-judged=0.6><p>Story the model doubted</p><a href=/more>Read more</a></div>\
+             </body>"
+                .to_owned(),
+            (true, false),
+            &[
+                ("Story the model doubted", 0, 1),
+                ("Cookie notice here", 0, 0),
+                ("Home page", 0, 0),
+                ("Read more", 0, 0),
+            ],
+        ),
+        // Everything judged template: boilerpipe's content block (a long paragraph without
+        // links) is kept, the link list is not.
+        row(
+            Rule::BlocksFallback,
+            format!(
+                "<body aria-judged=1><ul><li><a href=/a>Home</a></li><li><a href=/b>Weather</a></li>\
+                 <li><a href=/c>Sport</a></li></ul><p>The harbour reopened on Monday after the \
+                 storm, and {}.</p></body>",
+                words("b", 60)
+            ),
+            (true, false),
+            &[
+                ("The harbour reopened on Monday", 0, 1),
+                ("b59", 0, 1),
+                ("Weather", 0, 0),
+            ],
+        ),
+    ]
+}
+
+#[test]
+fn each_rule_alone_changes_its_page() {
+    // Every row is checked before the test fails, so that one run names every row that is off.
+    let mut failures = Vec::new();
+    for row in rows() {
+        let name = row.rule.name();
+        let without = main_text(&row.html, row.with, row.main_id);
+        let with = main_text(&row.html, row.with.with(row.rule), row.main_id);
+        let mut wrong = Vec::new();
+        let empty = (without.is_empty(), with.is_empty());
+        if empty != row.empty {
+            wrong.push(format!(
+                "empty without, with: {empty:?}, expected {:?}",
+                row.empty
+            ));
+        }
+        for &(phrase, n_without, n_with) in row.counts {
+            let got = (
+                without.matches(phrase).count(),
+                with.matches(phrase).count(),
+            );
+            if got != (n_without, n_with) {
+                wrong.push(format!(
+                    "{phrase:?} without, with: {got:?}, expected {:?}",
+                    (n_without, n_with)
+                ));
+            }
+        }
+        // A row that cannot fail is no row: the rule must change the text.
+        if without == with {
+            wrong.push("the rule changes nothing".to_owned());
+        }
+        if !wrong.is_empty() {
+            failures.push(format!(
+                "{name}: {}\n--- without:\n{without}\n--- with:\n{with}",
+                wrong.join("; ")
+            ));
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n\n"));
+}
+
+#[test]
+fn every_row_says_what_its_rule_changes() {
+    for row in rows() {
+        let changes = row.empty.0 != row.empty.1 || row.counts.iter().any(|&(_, a, b)| a != b);
+        assert!(changes, "{}: the row expects no difference", row.rule);
+    }
+}
+
+#[test]
+fn the_table_has_one_row_per_rule() {
+    let table: Vec<Rule> = rows().iter().map(|r| r.rule).collect();
+    let unique: BTreeSet<&str> = table.iter().map(|r| r.name()).collect();
+    assert_eq!(unique.len(), table.len(), "a rule has two rows: {table:?}");
+    for rule in Rule::ALL {
+        assert!(table.contains(&rule), "{rule} has no row");
+    }
+    assert_eq!(table.len(), Rule::ALL.len());
+}
