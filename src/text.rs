@@ -40,7 +40,7 @@ pub fn count_words(s: &str) -> usize {
 /// decoding. `i` must be a char boundary below `s.len()` (loops that step over whole
 /// characters and ASCII runs only ever stop on one).
 #[inline]
-pub fn char_at(s: &str, i: usize) -> (char, usize) {
+pub(crate) fn char_at(s: &str, i: usize) -> (char, usize) {
     let b = s.as_bytes()[i];
     if b < 0x80 {
         (b as char, 1)
@@ -52,7 +52,7 @@ pub fn char_at(s: &str, i: usize) -> (char, usize) {
 
 /// Length in bytes of the run of ASCII word characters that starts at byte `i` of `b`.
 #[inline]
-pub fn ascii_word_run(b: &[u8], i: usize) -> usize {
+pub(crate) fn ascii_word_run(b: &[u8], i: usize) -> usize {
     b[i..]
         .iter()
         .take_while(|&&x| is_ascii_word_byte(x))
@@ -61,12 +61,12 @@ pub fn ascii_word_run(b: &[u8], i: usize) -> usize {
 
 /// Whether byte `b` is an ASCII word character (`false` for every non-ASCII byte).
 #[inline]
-pub fn is_ascii_word_byte(b: u8) -> bool {
+pub(crate) fn is_ascii_word_byte(b: u8) -> bool {
     b < 0x80 && ASCII_WORD[b as usize]
 }
 
 /// Whether `s` holds a word (`count_words(s) > 0`), stopping at the first word character.
-pub fn has_words(s: &str) -> bool {
+pub(crate) fn has_words(s: &str) -> bool {
     s.bytes().any(|b| b < 0x80 && ASCII_WORD[b as usize])
         || (!s.is_ascii() && s.chars().any(is_word_char))
 }

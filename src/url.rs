@@ -85,7 +85,7 @@ fn plain_host(after_slashes: &str) -> Option<String> {
 
 /// The registrable domain (eTLD+1 from the public suffix list) of a host, or the host itself
 /// when it has none (an IP address, `localhost`).
-pub fn registrable_domain(host: &str) -> String {
+pub(crate) fn registrable_domain(host: &str) -> String {
     if host.parse::<std::net::IpAddr>().is_ok() {
         return host.to_owned();
     }
@@ -99,7 +99,7 @@ pub fn site_of(url: &str) -> Option<String> {
 
 /// Whether a link stays on the site `site` (a registrable domain). Relative links do; links
 /// with a non-web scheme (`mailto:`, `javascript:`) do not count as either and give `None`.
-pub fn is_intra_site(href: &str, site: Option<&str>) -> Option<bool> {
+pub(crate) fn is_intra_site(href: &str, site: Option<&str>) -> Option<bool> {
     let href = href.trim();
     if let Some(h) = host(href) {
         return site.map(|s| registrable_domain(&h) == s);

@@ -40,7 +40,7 @@ pub const PRESCAN_BYTES: usize = 512 << 10;
 /// multi-byte UTF-8 only by chance and so scores near 0 (nymag-2005-bear-1: 6 valid, 64
 /// invalid); UTF-8 pages with a few stray Latin-1 bytes score far above (latimes-2017-boxer-1:
 /// 70 valid, 2 invalid; latimes-2017-storm-2: 5 valid, 2 invalid; chaos xiaomi-9: 52 to 1).
-pub const UTF8_VALID_PER_INVALID: usize = 2;
+pub(crate) const UTF8_VALID_PER_INVALID: usize = 2;
 
 /// Which rule decided the encoding of a page.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]

@@ -21,7 +21,7 @@ pub fn parse_rcdom_only(html: &str) -> RcDom {
 }
 
 /// Converts an rcdom tree into the arena with an explicit stack (no recursion).
-pub fn from_rcdom(dom: &RcDom, source_len: usize) -> Dom {
+pub(crate) fn from_rcdom(dom: &RcDom, source_len: usize) -> Dom {
     let mut out = Builder::default();
     let mut stack: Vec<(Handle, u32)> = vec![(dom.document.clone(), NONE)];
     while let Some((h, parent)) = stack.pop() {

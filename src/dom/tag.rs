@@ -59,7 +59,7 @@ impl Tag {
     pub const FIRST_CUSTOM: u16 = 0x8000;
 
     /// The static name, or `None` for a per-document custom tag.
-    pub fn static_name(self) -> Option<&'static str> {
+    pub(crate) fn static_name(self) -> Option<&'static str> {
         NAMES.get(self.0 as usize).copied()
     }
 
@@ -148,12 +148,12 @@ impl Tag {
     }
 
     /// Code blocks and inline code: `<pre>`, `<code>`, `<xmp>`.
-    pub fn is_code(self) -> bool {
+    pub(crate) fn is_code(self) -> bool {
         matches!(self, Tag::PRE | Tag::CODE | Tag::XMP)
     }
 
     /// Heading elements h1–h6.
-    pub fn is_heading(self) -> bool {
+    pub(crate) fn is_heading(self) -> bool {
         matches!(
             self,
             Tag::H1 | Tag::H2 | Tag::H3 | Tag::H4 | Tag::H5 | Tag::H6
@@ -161,7 +161,7 @@ impl Tag {
     }
 
     /// Replaced elements that take a box from width/height (images, media, frames).
-    pub fn is_replaced(self) -> bool {
+    pub(crate) fn is_replaced(self) -> bool {
         matches!(
             self,
             Tag::IMG

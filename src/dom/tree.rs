@@ -54,7 +54,7 @@ pub fn close_unterminated_title(html: &mut String) -> bool {
 /// html5ever's options, shared by the arena sink and the rcdom reference. Scripting is off, as
 /// in a browser without JavaScript, so `<noscript>` content is parsed as markup: some sites
 /// (Discourse forums, for one) put their whole content there for crawlers.
-pub fn parse_opts() -> html5ever::ParseOpts {
+pub(crate) fn parse_opts() -> html5ever::ParseOpts {
     html5ever::ParseOpts {
         tree_builder: html5ever::tree_builder::TreeBuilderOpts {
             scripting_enabled: false,
@@ -99,7 +99,7 @@ pub struct Span {
 
 impl Span {
     /// A span with no known position.
-    pub const UNKNOWN: Span = Span {
+    pub(crate) const UNKNOWN: Span = Span {
         start: NONE,
         end: NONE,
     };
@@ -139,7 +139,7 @@ pub struct Node {
 
 /// Bytes attributes take in a start tag, as [`Dom::subtree_bytes`] counts them: each its name,
 /// its value, `=""` and the space before it.
-pub fn attrs_source_bytes<'a>(attrs: impl Iterator<Item = (&'a str, &'a str)>) -> u32 {
+pub(crate) fn attrs_source_bytes<'a>(attrs: impl Iterator<Item = (&'a str, &'a str)>) -> u32 {
     attrs
         .map(|(k, v)| (k.len() + v.len() + 4).min(u32::MAX as usize) as u32)
         .fold(0, u32::saturating_add)
@@ -164,7 +164,7 @@ pub(super) struct Attr {
 }
 
 /// Attributes the pipeline reads; all others are dropped at parse time.
-pub fn keep_attr(name: &str) -> bool {
+pub(crate) fn keep_attr(name: &str) -> bool {
     matches!(
         name,
         "href"
@@ -229,7 +229,7 @@ impl Dom {
     }
 
     /// Whether nodes carry source spans (the tree came from [`parse_within`](super::parse_within)).
-    pub fn has_spans(&self) -> bool {
+    pub(crate) fn has_spans(&self) -> bool {
         self.has_spans
     }
 
@@ -240,7 +240,7 @@ impl Dom {
 
     /// One past the last node of `i`'s subtree, kept within `i + 1 ..= len`: a walk in
     /// document order that skips the subtree goes on from here, and always moves forward.
-    pub fn subtree_end(&self, i: usize) -> usize {
+    pub(crate) fn subtree_end(&self, i: usize) -> usize {
         (self.nodes[i].end as usize).clamp(i + 1, self.nodes.len())
     }
 
@@ -285,7 +285,7 @@ impl Dom {
     }
 
     /// The name of an interned tag of this document.
-    pub fn name_of(&self, tag: Tag) -> &str {
+    pub(crate) fn name_of(&self, tag: Tag) -> &str {
         match tag.static_name() {
             Some(s) => s,
             None => self

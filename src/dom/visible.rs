@@ -64,7 +64,7 @@ pub fn visibility(dom: &Dom) -> Vec<bool> {
 pub const REVEAL_SHARE: f64 = 0.5;
 
 /// ...when the first render shows at most this share of them.
-pub const REVEAL_VISIBLE_SHARE: f64 = 0.25;
+pub(crate) const REVEAL_VISIBLE_SHARE: f64 = 0.25;
 
 /// The visibility with the page's bulk revealed, when an attribute hides most of the page.
 ///
@@ -244,7 +244,7 @@ fn renders_no_text(tag: Tag, foreign: bool) -> bool {
 }
 
 /// Whether element `i` hides itself and its subtree.
-pub fn hidden_element(dom: &Dom, i: usize, tag: Tag) -> bool {
+pub(crate) fn hidden_element(dom: &Dom, i: usize, tag: Tag) -> bool {
     if renders_no_text(tag, dom.node(i).foreign) {
         return true;
     }
@@ -272,7 +272,7 @@ pub fn is_tab_panel_role(role: &str) -> bool {
 }
 
 /// Inline style `display:none` or `visibility:hidden` (any spacing and case).
-pub fn style_hides(style: &str) -> bool {
+pub(crate) fn style_hides(style: &str) -> bool {
     style.split(';').any(|decl| {
         let Some((prop, val)) = decl.split_once(':') else {
             return false;

@@ -21,7 +21,7 @@ use crate::dom::{Dom, Kind, Tag, NONE};
 use crate::text::{ascii_word_run, char_at, is_ascii_word_byte, is_word_char};
 
 /// Column at which block text is wrapped for [`Block::text_density`] (the paper's 80).
-pub const WRAP_COLUMNS: i64 = 80;
+pub(crate) const WRAP_COLUMNS: i64 = 80;
 
 /// Inline elements whose boundaries do not end a block: `<a>` and the phrasing/formatting
 /// elements `abbr acronym b bdi bdo big cite code data del dfn em font i ins kbd label mark
@@ -444,9 +444,9 @@ pub struct BlockClassifier;
 
 impl BlockClassifier {
     /// Largest link density of a content block.
-    pub const CURR_MAX_LINK_DENSITY: f64 = 0.333333;
+    pub(crate) const CURR_MAX_LINK_DENSITY: f64 = 0.333333;
     /// Largest link density of a previous block that does not make the current one suspect.
-    pub const PREV_MAX_LINK_DENSITY: f64 = 0.555556;
+    pub(crate) const PREV_MAX_LINK_DENSITY: f64 = 0.555556;
 
     /// Whether `curr` is content given its neighbours (the tree above).
     ///
@@ -503,7 +503,7 @@ pub fn content_share(dom: &Dom, blocks: &Blocks, content: &[bool]) -> Vec<f32> {
 
 /// [`content_share`], and per node the words of its subtree in content blocks (the
 /// numerator of the share). O(n).
-pub fn content_share_and_words(
+pub(crate) fn content_share_and_words(
     dom: &Dom,
     blocks: &Blocks,
     content: &[bool],

@@ -38,7 +38,7 @@ static ZERO_ROW: [f32; COUNT] = [0.0; COUNT];
 impl FeatureMatrix {
     /// A matrix from rows of [`COUNT`] values laid end to end, one per node (a partial last
     /// row is dropped).
-    pub fn from_data(mut data: Vec<f32>) -> Self {
+    pub(crate) fn from_data(mut data: Vec<f32>) -> Self {
         data.truncate(data.len() / COUNT * COUNT);
         let row_of = (0..(data.len() / COUNT) as u32).collect();
         FeatureMatrix { data, row_of }
@@ -72,7 +72,7 @@ impl FeatureMatrix {
 pub const PAPER_COUNT: usize = f::BLOCK_CONTENT_SHARE + 1;
 /// Number of features before the context columns (the feature set `all`); the columns from
 /// here on ([`f::PARAGRAPH_WORD_SHARE`] …) describe where a node sits on its page.
-pub const ALL_COUNT: usize = f::PAGE_WORDS_OUTSIDE_COMMENTS + 1;
+pub(crate) const ALL_COUNT: usize = f::PAGE_WORDS_OUTSIDE_COMMENTS + 1;
 
 /// Settings of the feature stage.
 #[derive(Debug, Clone, Default)]
@@ -481,7 +481,13 @@ fn clamp01(v: f32) -> f32 {
 
 /// Whether node `i` is big enough to be scored: a visible element of at least `min_area`
 /// px² (the scored tree keeps those whose parent is scored too, see [`crate::segment::scored_mask`]). O(1).
-pub fn is_scorable(dom: &Dom, visible: &[bool], rects: &[Rect], min_area: f32, i: usize) -> bool {
+pub(crate) fn is_scorable(
+    dom: &Dom,
+    visible: &[bool],
+    rects: &[Rect],
+    min_area: f32,
+    i: usize,
+) -> bool {
     dom.node(i).kind == Kind::Element && visible[i] && rects[i].area() >= min_area
 }
 

@@ -53,7 +53,7 @@ pub const PAGE_LANDMARK_BIT: u32 = 1 << (CLS_GROUPS + 3);
 /// The bit of HTML's navigation landmark by tag or role alone: `<nav>`, `role=navigation`,
 /// `role=menu`, `role=menubar` (decoding only: the page's chrome of the all-template fallback,
 /// with the other two landmark bits).
-pub const NAV_LANDMARK_BIT: u32 = 1 << (CLS_GROUPS + 4);
+pub(crate) const NAV_LANDMARK_BIT: u32 = 1 << (CLS_GROUPS + 4);
 
 /// The page's chrome landmarks: navigation, asides, and the page's own header and footer.
 pub const CHROME_LANDMARK_BITS: u32 = NAV_LANDMARK_BIT | ASIDE_LANDMARK_BIT | PAGE_LANDMARK_BIT;

@@ -4,7 +4,7 @@
 /// Name prefixes per group, in `cls_*` column order, then the decoding-only groups. A token of
 /// an id or class matches a prefix when it starts with it; prefixes of up to three letters must
 /// match a whole token (or the token plus `s`), so `ad` matches `ad`/`ads` but not `address`.
-pub const GROUP_PREFIXES: &[&[&str]] = &[
+pub(crate) const GROUP_PREFIXES: &[&[&str]] = &[
     &["nav", "menu", "breadcrumb", "toolbar", "topnav", "subnav"],
     &["header", "masthead", "banner", "topbar", "branding"],
     &["footer", "copyright", "colophon", "contentinfo", "bottom"],
@@ -110,7 +110,7 @@ pub const GROUP_PREFIXES: &[&[&str]] = &[
 ];
 
 /// English and a few other languages' most common function words, dropped from the title.
-pub const STOP_WORDS: &[&str] = &[
+pub(crate) const STOP_WORDS: &[&str] = &[
     "a", "an", "and", "are", "as", "at", "be", "by", "for", "from", "has", "he", "in", "is", "it",
     "its", "of", "on", "or", "that", "the", "to", "was", "were", "will", "with", "this", "you",
     "your", "we", "our", "not", "but", "have", "how", "what", "who", "why", "new", "vs", "de",

@@ -175,7 +175,7 @@ impl Forest {
     ///
     /// # Complexity
     /// O(trees · depth · LANES), plus O(columns · LANES) for the copy.
-    pub fn margins(&self, rows: &[&[f32]], out: &mut [f32], scratch: &mut Vec<u32>) {
+    pub(crate) fn margins(&self, rows: &[&[f32]], out: &mut [f32], scratch: &mut Vec<u32>) {
         debug_assert!(!rows.is_empty() && rows.len() <= LANES && out.len() >= rows.len());
         let r = rows.len();
         let width = self.row_len;
@@ -196,7 +196,7 @@ impl Forest {
     ///
     /// # Complexity
     /// O(trees · depth · LANES).
-    pub fn margins_columns(&self, vals: &[u32], out: &mut [f32], r: usize) {
+    pub(crate) fn margins_columns(&self, vals: &[u32], out: &mut [f32], r: usize) {
         // The one check that makes the unchecked reads below sound: every split reads inside
         // the batch.
         assert!(vals.len() >= self.row_len * LANES, "batch too short");
@@ -228,7 +228,7 @@ impl Forest {
 
     /// One more than the largest row index a split reads: how wide a batch
     /// [`Forest::margins_columns`] reads.
-    pub fn row_len(&self) -> usize {
+    pub(crate) fn row_len(&self) -> usize {
         self.row_len
     }
 }
@@ -254,7 +254,7 @@ pub fn value_key(v: f32) -> u32 {
 /// `out[c · LANES + j]`, for the `out.len() / LANES` columns (every lane at least that long).
 /// O(columns · LANES).
 #[inline]
-pub fn write_columns(out: &mut [u32], lanes: &[&[f32]; LANES]) {
+pub(crate) fn write_columns(out: &mut [u32], lanes: &[&[f32]; LANES]) {
     // Each lane cut to the column count once, so the copy has no bounds checks left.
     let lanes: [&[f32]; LANES] = std::array::from_fn(|j| &lanes[j][..out.len() / LANES]);
     for (c, column) in out.chunks_exact_mut(LANES).enumerate() {
@@ -265,7 +265,7 @@ pub fn write_columns(out: &mut [u32], lanes: &[&[f32]; LANES]) {
 }
 
 /// [`value_key`] for a split's threshold: a NaN threshold sends every row left. O(1).
-pub fn threshold_key(t: f32) -> u32 {
+pub(crate) fn threshold_key(t: f32) -> u32 {
     if t.is_nan() {
         u32::MAX
     } else {
@@ -274,7 +274,7 @@ pub fn threshold_key(t: f32) -> u32 {
 }
 
 /// Rows scored together by [`Forest::margins`].
-pub const LANES: usize = 8;
+pub(crate) const LANES: usize = 8;
 
 /// Training data for [`fit`]: `rows[i]` holds sample i's values of the model's features.
 pub struct Samples<'a> {

@@ -43,7 +43,7 @@ pub const EMBEDDED_JSON: &str = include_str!("../../data/model.json");
 
 /// Features given to the regressions through `ln(1 + v)`: counts and sizes spanning orders of
 /// magnitude, where a linear model wants the logarithm.
-pub const LOG_FEATURES: &[usize] = &[
+pub(crate) const LOG_FEATURES: &[usize] = &[
     f::AREA,
     f::NUM_WORDS,
     f::ANCHOR_SIZE,
@@ -278,7 +278,7 @@ impl Model {
 ///
 /// # Errors
 /// [`Error::Model`] for a name this build does not compute.
-pub fn columns_of(names: &[String]) -> Result<Vec<usize>> {
+pub(crate) fn columns_of(names: &[String]) -> Result<Vec<usize>> {
     names
         .iter()
         .map(|n| {
@@ -292,13 +292,13 @@ pub fn columns_of(names: &[String]) -> Result<Vec<usize>> {
 }
 
 /// The bucket index of `area` for ascending `edges`.
-pub fn bucket_of(edges: &[f64], area: f64) -> usize {
+pub(crate) fn bucket_of(edges: &[f64], area: f64) -> usize {
     edges.iter().position(|&e| area < e).unwrap_or(edges.len())
 }
 
 /// The column transform shared by training and scoring.
 #[inline]
-pub fn transform(k: usize, v: f32) -> f64 {
+pub(crate) fn transform(k: usize, v: f32) -> f64 {
     let v = v as f64;
     if LOG_FEATURES.contains(&k) {
         v.max(0.0).ln_1p()

@@ -285,7 +285,7 @@ pub struct Stage2 {
 ///
 /// # Errors
 /// [`Error::Model`] for a name this build does not compute.
-pub fn stacked_columns(names: &[String]) -> Result<Vec<usize>> {
+pub(crate) fn stacked_columns(names: &[String]) -> Result<Vec<usize>> {
     names
         .iter()
         .map(|n| {
@@ -325,7 +325,7 @@ impl Stage2 {
     ///
     /// # Complexity
     /// O(m · (STACKED_WIDTH + trees · depth)).
-    pub fn score_into<'a>(
+    pub(crate) fn score_into<'a>(
         &self,
         tree: &Tree,
         row: impl Fn(usize) -> &'a [f32],

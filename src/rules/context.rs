@@ -80,12 +80,12 @@ impl<'a> Context<'a> {
     }
 
     /// Whether node `i` is a visible text node.
-    pub fn is_visible_text(&self, i: usize) -> bool {
+    pub(crate) fn is_visible_text(&self, i: usize) -> bool {
         self.dom.node(i).kind == Kind::Text && self.visible[i]
     }
 
     /// The words of the visible text nodes among `nodes` that `keep` holds. O(|nodes|).
-    pub fn kept_words(&self, keep: &[bool], nodes: impl Iterator<Item = usize>) -> u64 {
+    pub(crate) fn kept_words(&self, keep: &[bool], nodes: impl Iterator<Item = usize>) -> u64 {
         nodes
             .filter(|&i| self.is_visible_text(i) && keep[i])
             .map(|i| self.counts[i].words as u64)
@@ -94,7 +94,11 @@ impl<'a> Context<'a> {
 
     /// Clears `keep` on the text nodes among `nodes`; returns how many kept visible ones it
     /// cleared. O(|nodes|).
-    pub fn clear_text(&self, keep: &mut [bool], nodes: impl Iterator<Item = usize>) -> usize {
+    pub(crate) fn clear_text(
+        &self,
+        keep: &mut [bool],
+        nodes: impl Iterator<Item = usize>,
+    ) -> usize {
         let mut cleared = 0;
         for i in nodes.filter(|&i| self.dom.node(i).kind == Kind::Text) {
             cleared += (self.visible[i] && keep[i]) as usize;

@@ -78,7 +78,7 @@ impl Variant {
     }
 
     /// Whether the node scores are smoothed (the variant starts from [`Variant::Smooth`]).
-    pub fn smooths(self) -> bool {
+    pub(crate) fn smooths(self) -> bool {
         !matches!(self, Variant::Basic | Variant::Viterbi)
     }
 
@@ -91,7 +91,7 @@ impl Variant {
     }
 
     /// Whether the tree filter runs over the content blocks.
-    pub fn filters_tree(self) -> bool {
+    pub(crate) fn filters_tree(self) -> bool {
         matches!(self, Variant::TreeFilter | Variant::SmoothViterbiTree)
     }
 }

@@ -107,7 +107,7 @@ fn block_nodes<'a>(blocks: &'a Blocks, b: usize) -> impl Iterator<Item = usize> 
 ///
 /// # Complexity
 /// O(nodes spanned by the blocks).
-pub fn block_scores(blocks: &Blocks, y: &[f32]) -> Vec<Option<f64>> {
+pub(crate) fn block_scores(blocks: &Blocks, y: &[f32]) -> Vec<Option<f64>> {
     (0..blocks.blocks.len())
         .map(|b| {
             let (mut sw, mut s, mut n, mut plain) = (0.0, 0.0, 0, 0.0);
@@ -137,7 +137,7 @@ pub fn block_scores(blocks: &Blocks, y: &[f32]) -> Vec<Option<f64>> {
 ///
 /// # Complexity
 /// O(n) for n nodes: one pass over the blocks' nodes and the O(blocks·4) decoding.
-pub fn decode_blocks(
+pub(crate) fn decode_blocks(
     blocks: &Blocks,
     y: &[f32],
     threshold: f32,

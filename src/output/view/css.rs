@@ -15,7 +15,7 @@ use super::urls::{clean_url, scheme};
 
 /// Blocks nested deeper than this make the whole style sheet or attribute go: the walk recurses
 /// once per block, and no real style sheet comes near it.
-pub const MAX_CSS_DEPTH: usize = 100;
+pub(crate) const MAX_CSS_DEPTH: usize = 100;
 
 /// Functions other than `url()` and `src()` whose string arguments are URLs (CSS Images 4 and
 /// vendor forms). Lowercase, sorted.
@@ -39,7 +39,7 @@ const IMAGE_FUNCTIONS: &[&str] = &[
 ///
 /// # Complexity
 /// O(length) time; recursion depth at most [`MAX_CSS_DEPTH`].
-pub fn clean_css(css: &str, allow_remote: bool) -> Option<String> {
+pub(crate) fn clean_css(css: &str, allow_remote: bool) -> Option<String> {
     let mut input = ParserInput::new(css);
     let mut parser = Parser::new(&mut input);
     let mut out = String::with_capacity(css.len());
@@ -58,7 +58,7 @@ pub fn clean_css(css: &str, allow_remote: bool) -> Option<String> {
 /// before a letter, digit or `#` as `\26 `, so that no character reference decodes into, say,
 /// `url(`. A CDO (`<!--`) goes first: CSS ignores it, and its escape would break the rule after
 /// it.
-pub fn clean_style_sheet(css: &str, allow_remote: bool) -> String {
+pub(crate) fn clean_style_sheet(css: &str, allow_remote: bool) -> String {
     let Some(clean) = clean_css(css, allow_remote) else {
         return String::new();
     };
@@ -85,7 +85,7 @@ pub fn clean_style_sheet(css: &str, allow_remote: bool) -> String {
 /// Whether a URL found in CSS may stay: a fragment reference, a `data:` URL, or, with
 /// `allow_remote`, an absolute `http(s)` one. Read as the URL parser reads it (see
 /// [`clean_url`]).
-pub fn css_url_ok(raw: &str, allow_remote: bool) -> bool {
+pub(crate) fn css_url_ok(raw: &str, allow_remote: bool) -> bool {
     let u = clean_url(raw);
     if u.starts_with('#') {
         return true;

@@ -88,7 +88,7 @@ struct State {
 /// # Complexity
 /// O(s + a) time for s source bytes and a attributes; the rewriter keeps a stack of the open
 /// elements (no recursion).
-pub fn sanitize(
+pub(crate) fn sanitize(
     src: &str,
     marks: &FxHashMap<usize, Mark>,
     segments: usize,
@@ -558,7 +558,7 @@ fn attr_policy(name: &str, opts: &ViewOptions) -> Option<Policy> {
 /// them in attribute values: numeric ones of any length (`&#0000106;`), the named ones of the
 /// standard's table, with or without `;` (but a name without `;` followed by `=` or a letter
 /// or digit stays text).
-pub fn decode_attr(raw: &str) -> Cow<'_, str> {
+pub(crate) fn decode_attr(raw: &str) -> Cow<'_, str> {
     if !raw.contains('&') {
         return Cow::Borrowed(raw);
     }

@@ -2,7 +2,7 @@
 //! URL and HTML standards read attribute values.
 
 /// Whether `c` is HTML whitespace (space, tab, LF, FF, CR).
-pub fn is_html_space(c: char) -> bool {
+pub(crate) fn is_html_space(c: char) -> bool {
     matches!(c, ' ' | '\t' | '\n' | '\x0c' | '\r')
 }
 
@@ -29,7 +29,7 @@ pub fn scheme(u: &str) -> Option<String> {
 /// Whether a URL, with every space and control character removed and lowercased, starts with
 /// a scheme that runs or embeds code (`javascript:`, `vbscript:`, `data:`): a second check,
 /// beside the scheme allow-lists, that needs no URL parsing to be right.
-pub fn scriptish_url(v: &str) -> bool {
+pub(crate) fn scriptish_url(v: &str) -> bool {
     let squeezed: String = v
         .chars()
         .filter(|c| !(c.is_whitespace() || c.is_control()))
@@ -42,7 +42,7 @@ pub fn scriptish_url(v: &str) -> bool {
 }
 
 /// A link target that may stay: relative, or `http(s)`, `mailto` or `tel`.
-pub fn nav_url(v: &str) -> Option<String> {
+pub(crate) fn nav_url(v: &str) -> Option<String> {
     let u = clean_url(v);
     if scriptish_url(&u) {
         return None;
@@ -55,7 +55,7 @@ pub fn nav_url(v: &str) -> Option<String> {
 
 /// A URL the page loads, if it may: only with `allow_remote`, and only `http(s)` (a
 /// scheme-relative one gets `https:`; a relative one would read local files next to the view).
-pub fn load_url(v: &str, allow_remote: bool) -> Option<String> {
+pub(crate) fn load_url(v: &str, allow_remote: bool) -> Option<String> {
     if !allow_remote {
         return None;
     }
@@ -73,7 +73,7 @@ pub fn load_url(v: &str, allow_remote: bool) -> Option<String> {
 /// A `srcset` with only the candidates whose URL may load (see [`load_url`]), `None` if none
 /// may. Candidates are split as the HTML standard splits them: a URL runs to whitespace (less
 /// trailing commas), its descriptors to a comma outside parentheses.
-pub fn clean_srcset(v: &str, allow_remote: bool) -> Option<String> {
+pub(crate) fn clean_srcset(v: &str, allow_remote: bool) -> Option<String> {
     if !allow_remote {
         return None;
     }
@@ -128,7 +128,7 @@ pub fn clean_srcset(v: &str, allow_remote: bool) -> Option<String> {
 
 /// Whether `d` is a srcset descriptor a browser accepts: a number and `w`, `x` or `h` (`1.5x`,
 /// `640w`); the empty token of no descriptor too.
-pub fn is_srcset_descriptor(d: &str) -> bool {
+pub(crate) fn is_srcset_descriptor(d: &str) -> bool {
     let Some(number) = d.strip_suffix(['w', 'x', 'h']) else {
         return d.is_empty();
     };
