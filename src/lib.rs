@@ -51,6 +51,7 @@
 //! | [`rules`] | the passes after the model, in order, each switchable ([`Options::rules`]) |
 //! | [`pipeline`] | the stages for one page: [`analyze`] → [`Analysis`] |
 //! | [`output`] | main text, Markdown and HTML, segments JSON, the inert view |
+//! | [`batch`] | many inputs in parallel, each within its deadline, output in input order |
 //! | [`eval`] | word-F1, template and segmentation metrics against gold |
 //! | [`site`], [`dedup`] | SiteLevel over a site's pages; shingle near-duplicates |
 //! | [`train`] | labels from gold text, fitting the model, cross-validation |
