@@ -15,6 +15,7 @@
 
 pub mod metrics;
 pub mod run;
+pub mod speed;
 
 use std::collections::{HashMap, HashSet};
 

@@ -7,8 +7,8 @@ use std::path::PathBuf;
 use ::sitelevel::{HashOptions, HrefQuery, LabelOptions, SiteLevelOptions};
 use anyhow::Context;
 use pagelevel::input::manifest::Manifest;
-use pagelevel::site::{self, GoldCheck, GoldTotals, Outcome, RunOptions, SiteGroup, SitePage};
-use serde::Serialize;
+use pagelevel::site::report::{self, GoldTable, LineOptions, SiteRuns};
+use pagelevel::site::{self, GoldTotals, RunOptions, SiteGroup, SitePage};
 
 /// Arguments of `pagelevel sitelevel`.
 #[derive(clap::Args, Debug)]
@@ -112,49 +112,6 @@ impl Args {
     }
 }
 
-/// What the job computes per page: the JSON line, and the gold check when asked for.
-struct PageOut {
-    line: Vec<u8>,
-    gold: Option<Result<GoldCheck, String>>,
-}
-
-fn pct(a: u64, b: u64) -> f64 {
-    if b == 0 {
-        0.0
-    } else {
-        100.0 * a as f64 / b as f64
-    }
-}
-
-fn json_line(value: &impl Serialize) -> Vec<u8> {
-    let mut v = serde_json::to_vec(value).unwrap_or_default();
-    v.push(b'\n');
-    v
-}
-
-fn page_job(
-    args: &Args,
-    site_name: &str,
-    p: &SitePage,
-    page: &pagelevel::Page,
-    labels: &[bool],
-) -> PageOut {
-    let (dom, warc) = (&page.dom, !args.warc.is_empty());
-    let line = if args.extract {
-        site::extract_line(p, dom, labels, warc)
-    } else {
-        site::labels_line(p, site_name, dom, labels, warc)
-    };
-    let gold = if args.gold {
-        p.gold
-            .as_ref()
-            .map(|g| site::check_gold_file(dom, labels, g))
-    } else {
-        None
-    };
-    PageOut { line, gold }
-}
-
 fn groups(args: &Args) -> anyhow::Result<Vec<SiteGroup>> {
     if let Some(m) = &args.manifest {
         let manifest = Manifest::load(m, args.root.as_deref())
@@ -176,15 +133,17 @@ pub fn run(args: Args) -> anyhow::Result<usize> {
     } else {
         Vec::new()
     };
+    let lines = LineOptions {
+        extract: args.extract,
+        warc: !args.warc.is_empty(),
+        gold: args.gold,
+    };
     let stdout = std::io::stdout();
     let mut out = std::io::BufWriter::new(stdout.lock());
     let mut failed = 0;
-    let mut all_gold = GoldTotals::default();
-    let mut gold_rows = Vec::new();
+    let mut table = GoldTable::default();
     let mut io_error: Option<std::io::Error> = None;
-    // Sites that came back in a WARC file after other sites (their runs are labelled apart).
-    let mut seen_sites: std::collections::HashSet<String> = std::collections::HashSet::new();
-    let mut split_sites = 0usize;
+    let mut runs = SiteRuns::default();
     let mut one_site = |g: &SiteGroup,
                         load: &(dyn Fn(usize, &SitePage) -> pagelevel::Result<pagelevel::Page>
                               + Sync)|
@@ -194,28 +153,12 @@ pub fn run(args: Args) -> anyhow::Result<usize> {
             g,
             &options,
             load,
-            |p, page, labels| page_job(&args, &g.name, p, page, labels),
+            |p, page, labels| report::page_out(p, &g.name, page, labels, &lines),
             |p, outcome| {
-                let line = match outcome {
-                    Outcome::Labelled(o) => {
-                        match o.gold {
-                            Some(Ok(c)) => gold.add(&c),
-                            Some(Err(m)) => eprintln!("pagelevel sitelevel: {m}"),
-                            None => {}
-                        }
-                        o.line
-                    }
-                    Outcome::Failed(m) => {
-                        let m = crate::pipeline_args::strip_path(&p.path, &m);
-                        eprintln!("pagelevel sitelevel: {}: {m}", p.path);
-                        json_line(
-                            &serde_json::json!({"path": p.path, "page": p.id, "site": g.name, "error": m}),
-                        )
-                    }
-                    Outcome::Skipped(m) => json_line(
-                        &serde_json::json!({"path": p.path, "page": p.id, "site": g.name, "skipped": m}),
-                    ),
-                };
+                let (line, warning) = report::outcome_line(p, &g.name, outcome, &mut gold);
+                if let Some(w) = warning {
+                    eprintln!("pagelevel sitelevel: {w}");
+                }
                 if io_error.is_none() {
                     if let Err(e) = out.write_all(&line) {
                         io_error = Some(e);
@@ -227,99 +170,28 @@ pub fn run(args: Args) -> anyhow::Result<usize> {
             return Err(anyhow::Error::new(e).context("writing output"));
         }
         failed += summary.failed;
-        let s = &summary.stats;
-        match &summary.skipped {
-            Some(why) => eprintln!(
-                "site {}: skipped, no labels: {why} ({} pages given, {} failed)",
-                summary.name, summary.pages, summary.failed
-            ),
-            None => eprintln!(
-                "site {}: {} pages ({} labelled, {} failed, {} distinct), {} nodes, {} template ({:.1}%), \
-                 template share of the text {:.1}% of {} words, {} template hashes",
-                summary.name,
-                summary.pages,
-                summary.labelled,
-                summary.failed,
-                summary.distinct_pages,
-                s.nodes,
-                s.template_nodes,
-                pct(s.template_nodes, s.nodes),
-                pct(s.template_words, s.words),
-                s.words,
-                summary.template_hashes
-            ),
-        }
+        eprintln!("{}", report::site_line(&summary));
         if args.gold {
-            all_gold.merge(&gold);
-            gold_rows.push((summary.name.clone(), s.template_nodes, gold));
+            table.add(&summary, gold);
         }
         Ok(())
     };
     for g in &groups {
-        one_site(g, &|_, p| {
-            let limits = &options.limits;
-            pagelevel::Page::from_path(
-                &p.file,
-                &pagelevel::PageOptions {
-                    url: p.url.as_deref(),
-                    limits: *limits,
-                    deadline: Some(&limits.deadline()),
-                    ..Default::default()
-                },
-            )
-        })?;
+        one_site(g, &|_, p| site::load(p, &options.limits))?;
     }
     for path in &args.warc {
         let limits = options.limits;
         site::warc_sites(path, &limits, args.contiguous, |run| {
-            if !seen_sites.insert(run.group.name.clone()) {
-                split_sites += 1;
-            }
+            runs.add(&run.group.name);
             one_site(&run.group, &|k, p| run.load(k, p, &limits))
         })?;
     }
-    if split_sites > 0 {
-        eprintln!(
-            "pagelevel sitelevel: {split_sites} site run(s) came after other sites' records and were labelled \
-             apart from the site's earlier records (group a WARC's records by host for one run per site)"
-        );
+    if let Some(w) = runs.warning() {
+        eprintln!("pagelevel sitelevel: {w}");
     }
     out.flush().context("writing output")?;
     if args.gold {
-        let total_template: u64 = gold_rows.iter().map(|r| r.1).sum();
-        eprintln!(
-            "{:<14} {:>5} {:>9} {:>8} {:>9} {:>9} {:>10} {:>6} {:>6} {:>6}",
-            "site",
-            "pages",
-            "tmpl-nodes",
-            "gold-on",
-            "gold∩T",
-            "gold-lost",
-            "other-in-T",
-            "F1",
-            "P",
-            "R"
-        );
-        let row = |name: &str, nodes: u64, t: &GoldTotals| {
-            let n = t.pages.max(1) as f64;
-            eprintln!(
-                "{:<14} {:>5} {:>9} {:>7.1}% {:>8.2}% {:>8.2}% {:>9.1}% {:>6.3} {:>6.3} {:>6.3}",
-                name,
-                t.pages,
-                nodes,
-                pct(t.gold_on_page, t.gold_words),
-                pct(t.gold_in_template, t.gold_words),
-                pct(t.gold_lost, t.gold_words),
-                pct(t.other_in_template, t.other_words),
-                t.f1 / n,
-                t.precision / n,
-                t.recall / n
-            );
-        };
-        for (name, nodes, t) in &gold_rows {
-            row(name, *nodes, t);
-        }
-        row("all", total_template, &all_gold);
+        eprint!("{table}");
     }
     Ok(failed)
 }

@@ -12,6 +12,8 @@
 //!
 //! Sites come from a manifest ([`group_manifest`]: its `site` key, else the registrable domain of
 //! the page URL, else the folder of the page) or from a folder of folders ([`group_site_dir`]).
+//!
+//! [`report`] turns a run's outcomes into JSON lines, per-site statistics and the gold table.
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
@@ -24,6 +26,8 @@ use crate::eval::metrics::{prf_of_bags, Bag, Prf};
 use crate::input::manifest::{Entry, Manifest};
 use crate::output::text::render_text;
 use crate::{Error, Limits, Page, Result};
+
+pub mod report;
 
 /// A [`Dom`] seen as a SiteLevel [`PageTree`]. Own bytes are computed once when it is built
 /// (one O(n) pass over [`Dom::subtree_bytes`]).
@@ -525,9 +529,9 @@ pub fn check_gold(dom: &Dom, labels: &[bool], gold: &str) -> GoldCheck {
     }
 }
 
-/// Reads and parses one page within `limits`, its time limit included, for hashing or labelling
-/// (the DOM lives only inside that call).
-fn load(page: &SitePage, limits: &Limits) -> Result<Page> {
+/// Reads and parses one page from its file within `limits`, its time limit included, for
+/// hashing or labelling (the DOM lives only inside that call). O(page) plus the parse.
+pub fn load(page: &SitePage, limits: &Limits) -> Result<Page> {
     Page::from_path(
         &page.file,
         &crate::PageOptions {
@@ -818,7 +822,7 @@ impl<'a> WarcFields<'a> {
 }
 
 /// `value` as one JSON line.
-fn json_line(value: &impl serde::Serialize) -> Vec<u8> {
+pub(crate) fn json_line(value: &impl serde::Serialize) -> Vec<u8> {
     let mut v = serde_json::to_vec(value).unwrap_or_default();
     v.push(b'\n');
     v
