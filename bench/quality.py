@@ -556,7 +556,7 @@ def score_rows(pages: list[dict], results: list) -> list[dict]:
 def oof_rows(pages: list[dict], scored: dict) -> tuple[list[dict], int]:
     """CSV rows for a set from ``train --cv --dry-run --pages`` lines keyed by ``html``.
 
-    The per-page P/R/F1 are pagelevel's own (``src/metrics.rs``: the same tokens and bag
+    The per-page P/R/F1 are pagelevel's own (``src/eval/metrics.rs``: the same tokens and bag
     overlap as ``word_prf`` here). A page with gold that the file lacks (pagelevel could not
     read it) scores 0, as a peer's error does; returns the rows and that count."""
     rows, missing = [], 0
