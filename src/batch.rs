@@ -8,11 +8,12 @@
 //! largest input's, however many inputs there are and however large each is.
 
 use std::io::Write;
+use std::path::{Path, PathBuf};
 
 use rayon::prelude::*;
 
 use crate::config::Deadline;
-use crate::input::jobs::{Job, Origin};
+use crate::input::jobs::{Job, Jobs, Origin};
 use crate::input::warc;
 use crate::model::Model;
 use crate::pipeline::{analyze_within, Analysis, Options};
@@ -98,6 +99,56 @@ pub struct JobOptions<'a> {
     pub spans: Spans,
     /// The URL of the pages that are not WARC records (which carry their own).
     pub url: Option<&'a str>,
+}
+
+/// What [`run_inputs`] tells its caller as it goes (from any thread of the pool).
+#[derive(Debug, Clone, Copy)]
+pub enum Progress<'a> {
+    /// A page file or standard input was analysed (or failed).
+    Page,
+    /// A WARC file was read to its end (each of its records counts as no [`Progress::Page`]).
+    WarcDone {
+        /// The WARC file.
+        path: &'a Path,
+        /// Its records that were skipped (not HTML responses).
+        skipped: u64,
+    },
+}
+
+/// Runs the pipeline on every input of `paths` (HTML files, `-` for standard input, WARC
+/// files' records; see [`Jobs`]) with [`analyze_job`], in parallel windows ([`run_stream`]),
+/// and writes what `emit` makes of each analysis, or `failed` of each error, to `out` in input
+/// order. Inputs are opened once each and WARC files streamed. `progress` is told of each page
+/// input and each WARC file done. Callers check `paths` with
+/// [`crate::input::jobs::check_stdin`] first.
+///
+/// # Errors
+/// The first error writing to `out`.
+///
+/// # Complexity
+/// That of [`analyze_job`] per page; memory that of one window.
+pub fn run_inputs<E>(
+    paths: &[PathBuf],
+    with: &JobOptions<'_>,
+    out: &mut impl Write,
+    emit: impl Fn(&Origin, &Analysis) -> Result<Vec<u8>, E> + Sync,
+    failed: impl Fn(&Origin, &E) -> Vec<u8> + Sync,
+    progress: &(dyn Fn(Progress<'_>) + Sync),
+) -> std::io::Result<Summary>
+where
+    E: From<Error> + From<warc::Junk>,
+{
+    let jobs = Jobs::new(paths, with.limits, |path, skipped| {
+        progress(Progress::WarcDone { path, skipped })
+    });
+    run_stream(jobs, out, |job| {
+        let page = matches!(job, Job::Page(..));
+        let r = analyze_job(job, with, &emit, &failed);
+        if page {
+            progress(Progress::Page);
+        }
+        r
+    })
 }
 
 /// Reads and analyses one input of [`crate::input::jobs::Jobs`] within its own deadline

@@ -47,6 +47,21 @@ impl Default for Limits {
 }
 
 impl Limits {
+    /// Size limits without a time limit (add one with [`Limits::with_timeout`]).
+    pub fn sizes(max_input_bytes: u64, max_nodes: usize) -> Limits {
+        Limits {
+            max_input_bytes,
+            max_nodes,
+            timeout_ms: 0,
+        }
+    }
+
+    /// These limits with a time limit of `timeout_ms` per page (0 = none).
+    #[must_use]
+    pub fn with_timeout(self, timeout_ms: u64) -> Limits {
+        Limits { timeout_ms, ..self }
+    }
+
     /// A deadline [`Limits::timeout_ms`] from now, to hand to every stage of one page.
     pub fn deadline(&self) -> Deadline {
         Deadline {

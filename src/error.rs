@@ -126,6 +126,15 @@ pub fn chain(e: &dyn std::error::Error) -> String {
     out
 }
 
+/// `message` without a leading `path: ` (a library error that names its file, shown beside a
+/// path the output prints already); `message` itself when it does not start so. O(len(path)).
+pub fn strip_path<'a>(path: &str, message: &'a str) -> &'a str {
+    message
+        .strip_prefix(path)
+        .and_then(|rest| rest.strip_prefix(": "))
+        .unwrap_or(message)
+}
+
 /// ` (N bytes skipped)` when `len` is known, else nothing.
 fn skipped_bytes(len: Option<u64>) -> String {
     len.map(|n| format!(" ({n} bytes skipped)"))

@@ -93,6 +93,19 @@ impl Evaluation {
     pub fn judged(&self) -> usize {
         self.total[0].pairs + self.total[1].pairs
     }
+
+    /// `path: message` per error of [`Evaluation::errors`], in order, the message without a
+    /// leading path (`inputs` are the pages evaluated).
+    pub fn error_lines(&self, inputs: &Inputs) -> Vec<String> {
+        let mut out = Vec::new();
+        for (i, errors) in &self.errors {
+            let path = &inputs.pages[*i].path;
+            for e in errors {
+                out.push(format!("{path}: {}", crate::error::strip_path(path, e)));
+            }
+        }
+        out
+    }
 }
 
 /// The `query` field of each manifest line (for chaos), in entry order.

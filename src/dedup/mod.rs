@@ -29,6 +29,7 @@
 //! pages holding it, so pages sharing no hash are never compared.
 
 pub mod evaluate;
+pub mod lines;
 pub mod texts;
 
 use std::collections::HashMap;
@@ -91,6 +92,12 @@ impl Sketch {
     /// Whether the text had no tokens at all.
     pub fn is_empty(&self) -> bool {
         self.hashes.is_empty()
+    }
+
+    /// The hashes as 16-digit lowercase hex strings, in order (how `dedup --sketches` prints
+    /// them). O(k).
+    pub fn hex(&self) -> Vec<String> {
+        self.hashes.iter().map(|h| format!("{h:016x}")).collect()
     }
 }
 

@@ -71,6 +71,20 @@ pub fn is_stdin(path: &Path) -> bool {
     path.as_os_str() == "-"
 }
 
+/// Checks that standard input (`-`) is among `paths` at most once (it can be read only once).
+/// O(paths).
+///
+/// # Errors
+/// [`Error::Invalid`] when `-` is given more than once.
+pub fn check_stdin(paths: &[PathBuf]) -> Result<(), Error> {
+    if paths.iter().filter(|p| is_stdin(p)).count() > 1 {
+        return Err(Error::Invalid(
+            "`-` (standard input) may be given once".into(),
+        ));
+    }
+    Ok(())
+}
+
 /// The inputs in order, each opened once when its turn comes, with its size in bytes for a
 /// batch's window (a file's from its metadata, a record's body, 0 for a failure; `None` for a
 /// stream of unknown size). Opening is O(1) per input; a WARC file is read one record at a

@@ -8,6 +8,13 @@ use serde::Deserialize;
 
 use crate::{Error, Result};
 
+/// The manifest of each set of a data folder in the shared layout, `<data>/<set>/manifest.jsonl`.
+pub fn set_manifests(data: &Path, sets: &[String]) -> Vec<PathBuf> {
+    sets.iter()
+        .map(|s| data.join(s).join("manifest.jsonl"))
+        .collect()
+}
+
 /// One line of a manifest.
 #[derive(Debug, Clone, Deserialize)]
 pub struct Entry {

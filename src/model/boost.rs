@@ -58,6 +58,21 @@ impl Default for BoostParams {
     }
 }
 
+impl BoostParams {
+    /// The parameters of a stacked model's second stage: `trees` trees of `depth`, with this
+    /// stage's learning rate, subsample and seed, and the default λ and min child hessian.
+    pub fn second_stage(&self, trees: usize, depth: u32) -> BoostParams {
+        BoostParams {
+            trees,
+            depth,
+            learning_rate: self.learning_rate,
+            subsample: self.subsample,
+            seed: self.seed,
+            ..BoostParams::default()
+        }
+    }
+}
+
 /// A trained ensemble of complete trees.
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
 pub struct Forest {

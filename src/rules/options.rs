@@ -136,6 +136,12 @@ impl RuleSet {
         RuleSet(self.0 & !rule.bit())
     }
 
+    /// This set without each of `rules`. O(rules).
+    #[must_use]
+    pub fn without_all(self, rules: impl IntoIterator<Item = Rule>) -> RuleSet {
+        rules.into_iter().fold(self, RuleSet::without)
+    }
+
     /// This set with `rule`.
     #[must_use]
     pub fn with(self, rule: Rule) -> RuleSet {

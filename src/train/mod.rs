@@ -22,6 +22,7 @@
 //! Everything is deterministic.
 
 pub mod align;
+pub mod cv;
 pub mod label;
 pub mod report;
 
@@ -137,6 +138,17 @@ pub enum Classifier {
     Lr,
     /// Gradient-boosted trees over all buckets ([`crate::model::boost`]).
     Boost,
+}
+
+impl Classifier {
+    /// The default number of stages: 2 (stacked) for boosted trees, 1 for the regressions
+    /// (which cannot be stacked).
+    pub fn default_stages(self) -> u8 {
+        match self {
+            Classifier::Boost => 2,
+            Classifier::Lr => 1,
+        }
+    }
 }
 
 /// Which features the classifier uses.

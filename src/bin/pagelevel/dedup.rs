@@ -10,9 +10,8 @@
 use std::io::Write;
 use std::path::PathBuf;
 
-use pagelevel::dedup::texts::{Inputs, Mode, ModeTexts, Source, Texts, MODES};
-use pagelevel::dedup::{self, Sketch};
-use rayon::prelude::*;
+use pagelevel::dedup;
+use pagelevel::dedup::texts::{Inputs, Mode, Source, Texts, MODES};
 
 use crate::extract::line;
 use crate::pipeline_args::PipelineArgs;
@@ -54,24 +53,6 @@ pub struct Args {
     timeout: crate::pipeline_args::TimeoutArg,
 }
 
-/// `warc_record_id` and `url` of a WARC record's output line.
-fn warc_fields(
-    inputs: &Inputs,
-    i: usize,
-    prefix: &str,
-    m: &mut serde_json::Map<String, serde_json::Value>,
-) {
-    if inputs.is_record(i) {
-        let p = &inputs.pages[i];
-        m.insert(format!("{prefix}warc_record_id"), p.id.clone().into());
-        m.insert(format!("{prefix}url"), p.url.clone().into());
-    }
-}
-
-fn hex(s: &Sketch) -> Vec<String> {
-    s.hashes().iter().map(|h| format!("{h:016x}")).collect()
-}
-
 pub fn run(args: Args) -> anyhow::Result<usize> {
     let ctx = Texts {
         model: args.pipeline.model()?,
@@ -98,56 +79,16 @@ pub fn run(args: Args) -> anyhow::Result<usize> {
     let bar = crate::batch::progress(inputs.pages.len());
     let texts = ctx.all(&inputs, args.mode, &|k| bar.inc(k));
     bar.finish_and_clear();
-    let ModeTexts { texts, notes } = texts?;
-    for n in notes {
-        eprintln!("pagelevel: {n}");
+    let lines = dedup::lines::lines(&inputs, texts?, args.sketches);
+    for e in lines.notes.iter().chain(&lines.errors) {
+        eprintln!("pagelevel: {e}");
     }
-    let sketches: Vec<Option<Sketch>> = texts
-        .par_iter()
-        .map(|t| t.as_ref().ok().map(|t| dedup::sketch(t)))
-        .collect();
-    let stdout = std::io::stdout();
-    let mut out = std::io::BufWriter::new(stdout.lock());
-    let mut failed = 0;
-    for (i, (p, t)) in inputs.pages.iter().zip(&texts).enumerate() {
-        if let Err(m) = t {
-            failed += 1;
-            let m = crate::pipeline_args::strip_path(&p.path, m);
-            eprintln!("pagelevel: {}: {m}", p.path);
-            let mut o = serde_json::Map::new();
-            o.insert("path".into(), p.path.clone().into());
-            warc_fields(&inputs, i, "", &mut o);
-            o.insert("error".into(), m.into());
-            out.write_all(&line(&o.into())?)?;
-        } else if args.sketches {
-            let words = t.as_deref().map(pagelevel::text::count_words).unwrap_or(0);
-            let s = sketches[i].clone().unwrap_or_default();
-            let mut o = serde_json::Map::new();
-            o.insert("path".into(), p.path.clone().into());
-            warc_fields(&inputs, i, "", &mut o);
-            o.insert("words".into(), words.into());
-            o.insert("sketch".into(), hex(&s).into());
-            out.write_all(&line(&o.into())?)?;
-        }
-    }
-    if !args.sketches {
-        // Failed pages get an empty sketch, which matches nothing.
-        let all: Vec<Sketch> = sketches
-            .into_iter()
-            .map(Option::unwrap_or_default)
-            .collect();
-        for pair in dedup::duplicate_pairs(&all) {
-            let mut o = serde_json::Map::new();
-            o.insert("a".into(), inputs.pages[pair.a].path.clone().into());
-            warc_fields(&inputs, pair.a, "a_", &mut o);
-            o.insert("b".into(), inputs.pages[pair.b].path.clone().into());
-            warc_fields(&inputs, pair.b, "b_", &mut o);
-            o.insert("matches".into(), pair.matches.into());
-            out.write_all(&line(&o.into())?)?;
-        }
+    let mut out = std::io::BufWriter::new(std::io::stdout().lock());
+    for l in &lines.lines {
+        out.write_all(&line(l)?)?;
     }
     out.flush()?;
-    Ok(failed)
+    Ok(lines.errors.len())
 }
 
 /// Measures the three modes on gold-labelled pairs; prints Markdown tables on stdout.
@@ -159,12 +100,8 @@ fn evaluate(args: &Args, ctx: &Texts, inputs: &Inputs) -> anyhow::Result<usize> 
     for n in &ev.notes {
         eprintln!("pagelevel: {n}");
     }
-    for (i, errors) in &ev.errors {
-        let path = &inputs.pages[*i].path;
-        for e in errors {
-            let e = crate::pipeline_args::strip_path(path, e);
-            eprintln!("pagelevel: {path}: {e}");
-        }
+    for e in ev.error_lines(inputs) {
+        eprintln!("pagelevel: {e}");
     }
     let failed = ev.errors.len();
     let names: Vec<String> = args

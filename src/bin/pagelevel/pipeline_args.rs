@@ -2,9 +2,9 @@
 
 use std::path::{Path, PathBuf};
 
-use pagelevel::batch::{analyze_job, JobOptions};
+use pagelevel::batch::{run_inputs, JobOptions, Progress};
+use pagelevel::input::jobs::check_stdin;
 pub use pagelevel::input::jobs::Origin;
-use pagelevel::input::jobs::{is_stdin, Job, Jobs};
 
 use pagelevel::config::{DEFAULT_MAX_INPUT_BYTES, DEFAULT_MAX_NODES, DEFAULT_TIMEOUT_MS};
 use pagelevel::model::threshold::DEFAULT_THRESHOLD;
@@ -36,13 +36,8 @@ pub fn without_path(path: &Path, e: &anyhow::Error) -> String {
     strip_path(&path.display().to_string(), &format!("{e:#}")).to_owned()
 }
 
-/// `message` without a leading `path: `.
-pub fn strip_path<'a>(path: &str, message: &'a str) -> &'a str {
-    message
-        .strip_prefix(path)
-        .and_then(|rest| rest.strip_prefix(": "))
-        .unwrap_or(message)
-}
+/// Re-exported for the commands that shape messages (`dedup`, `sitelevel`).
+pub use pagelevel::error::strip_path;
 
 /// `e` as one line, without the path of `origin` when the error already starts with it (the
 /// library's errors name their file; the output names the page once).
@@ -53,8 +48,7 @@ pub fn message(origin: &Origin, e: &anyhow::Error) -> String {
 impl PageInputs {
     /// Runs the pipeline on every page (in parallel, output in input order) and writes what
     /// `emit` makes of each analysis; a page that fails writes `failed(origin, error)` instead.
-    /// Inputs are opened once each and WARC files streamed ([`Jobs`]), run in windows bounded
-    /// by count and bytes ([`pagelevel::batch`]). Returns the number of failed pages (and bad
+    /// See [`pagelevel::batch::run_inputs`]. Returns the number of failed pages (and bad
     /// WARC records and junk spans).
     pub fn for_each_analysis(
         &self,
@@ -63,22 +57,20 @@ impl PageInputs {
         emit: impl Fn(&Origin, &pagelevel::pipeline::Analysis) -> anyhow::Result<Vec<u8>> + Sync,
         failed: impl Fn(&Origin, &anyhow::Error) -> Vec<u8> + Sync,
     ) -> anyhow::Result<usize> {
-        if self.pages.iter().filter(|p| is_stdin(p)).count() > 1 {
-            anyhow::bail!("`-` (standard input) may be given once");
-        }
+        check_stdin(&self.pages)?;
         let model = pipeline.model()?;
         let options = pipeline.options();
         let limits = self.timeout.with(pipeline.limits.limits());
         let bar = crate::batch::progress(self.pages.len());
-        let jobs = Jobs::new(&self.pages, limits, |path, skipped| {
-            if skipped > 0 {
-                eprintln!(
-                    "{}: {skipped} records skipped (not HTML responses)",
-                    path.display()
-                );
+        let progress = |p: Progress| {
+            if let Progress::WarcDone { path, skipped } = p {
+                if skipped > 0 {
+                    let path = path.display();
+                    eprintln!("{path}: {skipped} records skipped (not HTML responses)");
+                }
             }
             bar.inc(1);
-        });
+        };
         let with = JobOptions {
             model: &model,
             options: &options,
@@ -87,14 +79,7 @@ impl PageInputs {
             url: self.url.as_deref(),
         };
         let mut out = std::io::BufWriter::new(std::io::stdout().lock());
-        let summary = pagelevel::batch::run_stream(jobs, &mut out, |job| {
-            let page = matches!(job, Job::Page(..));
-            let r = analyze_job(job, &with, &emit, &failed);
-            if page {
-                bar.inc(1);
-            }
-            r
-        })?;
+        let summary = run_inputs(&self.pages, &with, &mut out, emit, failed, &progress)?;
         bar.finish_and_clear();
         Ok(summary.failed)
     }
@@ -133,11 +118,7 @@ pub struct LimitArgs {
 impl LimitArgs {
     /// The limits these flags describe, without a time limit (see [`TimeoutArg`]).
     pub fn limits(&self) -> Limits {
-        Limits {
-            max_input_bytes: self.max_input_bytes,
-            max_nodes: self.max_nodes,
-            timeout_ms: 0,
-        }
+        Limits::sizes(self.max_input_bytes, self.max_nodes)
     }
 }
 
@@ -154,10 +135,7 @@ pub struct TimeoutArg {
 impl TimeoutArg {
     /// `limits` with this time limit.
     pub fn with(&self, limits: Limits) -> Limits {
-        Limits {
-            timeout_ms: self.timeout_ms,
-            ..limits
-        }
+        limits.with_timeout(self.timeout_ms)
     }
 }
 
@@ -235,11 +213,7 @@ impl PipelineArgs {
             (self.keep_comments, Rule::Comments),
         ];
         let off = shorthands.into_iter().filter(|&(on, _)| on).map(|(_, r)| r);
-        self.without_rule
-            .iter()
-            .copied()
-            .chain(off)
-            .fold(RuleSet::ALL, RuleSet::without)
+        RuleSet::ALL.without_all(self.without_rule.iter().copied().chain(off))
     }
 
     /// The model to use: the given file or the embedded one.

@@ -4,20 +4,20 @@
 
 use std::path::PathBuf;
 
+use pagelevel::input::manifest::set_manifests;
 use pagelevel::model::boost::BoostParams;
 use pagelevel::model::threshold::{FitParams as ThresholdParams, DEFAULT_GRID};
-use pagelevel::pipeline::Options;
 use pagelevel::rules::Rule;
 use pagelevel::segment::Variant;
 use pagelevel::site::RunOptions;
+use pagelevel::train::cv::{cross_validate_plan, CvPlan};
 use pagelevel::train::report::{
-    column_means, cv_columns, cv_pages, finish_model, group_rows, learned_thresholds, provenance,
-    threshold_table, MeansRow, ThresholdFit, ThresholdTableRow,
+    counts, cv_columns, describe_fit, fit_final, group_rows, provenance, validate_held_out,
+    MeansRow, ThresholdFit, ThresholdTableRow,
 };
 use pagelevel::train::{
-    collect, cross_validate_ablating, feature_mask, fit, validate, Classifier, FeatureSet,
-    FitOptions, LabelSource, PageNorm, PageScores, SampleOrder, Sampling, Targets, TrainOptions,
-    WordWeight,
+    collect, feature_mask, Classifier, FeatureSet, FitOptions, LabelSource, PageNorm, SampleOrder,
+    Sampling, Targets, TrainOptions, WordWeight,
 };
 
 use crate::pipeline_args::PipelineArgs;
@@ -146,17 +146,9 @@ pub struct Args {
 }
 
 pub fn run(mut args: Args) -> anyhow::Result<usize> {
-    let stages = *args.stages.get_or_insert(match args.classifier {
-        Classifier::Boost => 2,
-        Classifier::Lr => 1,
-    });
-    let manifests: Vec<PathBuf> = args
-        .sets
-        .iter()
-        .map(|s| args.data.join(s).join("manifest.jsonl"))
-        .collect();
+    let stages = *args.stages.get_or_insert(args.classifier.default_stages());
     let opts = TrainOptions {
-        manifests,
+        manifests: set_manifests(&args.data, &args.sets),
         run: RunOptions::default(),
         labels: args.labels,
         features: args.features,
@@ -166,46 +158,32 @@ pub fn run(mut args: Args) -> anyhow::Result<usize> {
             order: args.sampling,
         },
     };
+    let boost = BoostParams {
+        trees: args.trees,
+        depth: args.depth,
+        learning_rate: args.learning_rate,
+        subsample: args.subsample,
+        lambda: args.lambda,
+        min_child_hessian: args.min_child_hessian,
+        seed: args.seed,
+    };
     let fo = FitOptions {
         labels: args.labels,
         features: args.features,
         classifier: args.classifier,
-        boost: BoostParams {
-            trees: args.trees,
-            depth: args.depth,
-            learning_rate: args.learning_rate,
-            subsample: args.subsample,
-            lambda: args.lambda,
-            min_child_hessian: args.min_child_hessian,
-            seed: args.seed,
-        },
+        boost,
         without: feature_mask(&args.without_features)?,
         stages,
-        stage2: BoostParams {
-            trees: args.stage2_trees,
-            depth: args.stage2_depth,
-            learning_rate: args.learning_rate,
-            subsample: args.subsample,
-            seed: args.seed,
-            ..BoostParams::default()
-        },
+        stage2: boost.second_stage(args.stage2_trees, args.stage2_depth),
         targets: args.targets,
         word_weight: args.sample_weight,
         page_norm: args.page_norm,
     };
     let records = collect(&opts)?;
-    let samples: usize = records.iter().map(|r| r.samples.len()).sum();
-    let sites: std::collections::BTreeSet<&str> = records.iter().map(|r| r.site.as_str()).collect();
-    eprintln!(
-        "train: {} pages, {samples} samples, {} sites",
-        records.len(),
-        sites.len()
-    );
+    let (pages, samples, sites) = counts(&records);
+    eprintln!("train: {pages} pages, {samples} samples, {sites} sites");
 
-    // The per-bucket table is the first stage's (a stacked fit here would cost five more).
-    let fo1 = FitOptions { stages: 1, ..fo };
-    let held = fit(&records, |r| r.fold() != 0, &fo1, String::new())?;
-    let report = validate(&held, &records, |r| r.fold() == 0, args.labels);
+    let report = validate_held_out(&records, &fo)?;
     println!("Per-bucket validation (trained on folds 1-4, validated on fold 0's sites):\n");
     println!("| bucket | area px² | train samples (balanced) | validation samples (template share) | accuracy | AUC |");
     println!("|---|---|---:|---:|---:|---:|");
@@ -225,103 +203,61 @@ pub fn run(mut args: Args) -> anyhow::Result<usize> {
     }
     let mut threshold_part = None;
     if args.cv {
-        let columns = cv_columns(
-            &args.pipeline.options(),
-            &args.cv_variants,
-            &args.cv_switch_penalties,
-        );
-        let opts: Vec<Options> = columns.iter().map(|c| c.1.clone()).collect();
-        let names: Vec<String> = columns.into_iter().map(|c| c.0).collect();
-        let grid: &[f32] = match args.pipeline.threshold_model {
-            true => &args.threshold_grid,
-            false => &[],
+        let base = args.pipeline.options();
+        let plan = CvPlan {
+            columns: cv_columns(&base, &args.cv_variants, &args.cv_switch_penalties),
+            limits: args.pipeline.limits.limits(),
+            ablate: match args.cv_rules_ablation {
+                true => base.rules.iter().collect(),
+                false => args.cv_without_rule.clone(),
+            },
+            threshold: args.pipeline.threshold_model.then(|| ThresholdFit {
+                grid: args.threshold_grid.clone(),
+                params: ThresholdParams {
+                    depth: args.threshold_depth,
+                    min_pages: args.threshold_min_pages,
+                    ..ThresholdParams::default()
+                },
+                nested: args.threshold_nested,
+            }),
         };
-        let limits = args.pipeline.limits.limits();
-        let ablate: Vec<Rule> = match args.cv_rules_ablation {
-            true => opts[0].rules.iter().collect(),
-            false => args.cv_without_rule.clone(),
-        };
-        let sets: Vec<_> = ablate.iter().map(|&r| opts[0].rules.without(r)).collect();
-        let (all, rows, off) = cross_validate_ablating(&records, &fo, &opts, &limits, grid, &sets)?;
-        let learned = match rows.is_empty() {
-            true => None,
-            false => {
-                let fit = ThresholdFit {
-                    grid: args.threshold_grid.clone(),
-                    params: ThresholdParams {
-                        depth: args.threshold_depth,
-                        min_pages: args.threshold_min_pages,
-                        ..ThresholdParams::default()
-                    },
-                    nested: args.threshold_nested,
-                };
-                let note = |m: &str| eprintln!("train: {m}");
-                Some(learned_thresholds(
-                    &records, &rows, &fo, &opts[0], &limits, &fit, &note,
-                )?)
-            }
-        };
+        let cv = cross_validate_plan(&records, &fo, &plan, &|m| eprintln!("train: {m}"))?;
         if let Some(path) = &args.pages {
-            let mut out = String::new();
-            let grid = &args.threshold_grid;
-            for page in cv_pages(&records, &names, &all, &rows, learned.as_ref(), grid) {
-                out += &serde_json::to_string(&page)?;
-                out.push('\n');
-            }
-            std::fs::write(path, out)?;
+            cv.write_pages(&records, path)?;
         }
         println!(
-            "\nOut-of-fold word-F1 ({} folds by site; labels {:?}, features {:?}, classifier {:?}, stages {}, variant {:?}; targets {:?}, sample weight {:?}, page norm {:?}, samples ≤ {} by {:?}, λ {}, min child hessian {}, subsample {}):\n",
+            "\nOut-of-fold word-F1 ({} folds by site; {}):\n",
             pagelevel::train::FOLDS,
-            args.labels,
-            args.features,
-            args.classifier,
-            stages,
-            args.pipeline.variant,
-            args.targets,
-            args.sample_weight,
-            args.page_norm,
-            args.max_samples,
-            args.sampling,
-            args.lambda,
-            args.min_child_hessian,
-            args.subsample
+            describe_fit(&fo, args.pipeline.variant, &opts.sampling)
         );
         println!("| set | pages | mean F1 | median F1 |");
         println!("|---|---:|---:|---:|");
-        for r in group_rows(&records, &all[0]) {
+        for r in group_rows(&records, &cv.all[0]) {
             println!(
                 "| {} | {} | {:.3} | {:.3} |",
                 r.group, r.pages, r.mean, r.median
             );
         }
-        if names.len() > 1 {
+        if cv.names.len() > 1 {
             println!("\nOut-of-fold mean word-F1 per decoding variant (same fold models, 4 decimals to compare them):\n");
-            means_table(&names, &column_means(&records, &all));
+            means_table(&cv.names, &cv.variant_means(&records));
         }
-        if !ablate.is_empty() {
+        if !cv.ablate.is_empty() {
             println!(
                 "\nOut-of-fold mean word-F1 with each rule switched off (same fold models and segments as {}):\n",
-                names[0]
+                cv.names[0]
             );
-            let heads: Vec<String> = std::iter::once("all rules".to_string())
-                .chain(ablate.iter().map(|r| format!("without {r}")))
-                .collect();
-            let columns: Vec<PageScores> = std::iter::once(all[0].clone()).chain(off).collect();
-            means_table(&heads, &column_means(&records, &columns));
+            let (heads, rows) = cv.ablation_means(&records);
+            means_table(&heads, &rows);
         }
-        if let Some(l) = learned {
-            print_thresholds(
-                &args.threshold_grid,
-                &threshold_table(&records, &rows, &l, args.threshold_grid.len()),
-            );
-            threshold_part = Some(l.all);
+        if let Some(table) = cv.threshold_table(&records) {
+            print_thresholds(&args.threshold_grid, &table);
         }
+        threshold_part = cv.learned.map(|l| l.all);
     }
     if !args.dry_run {
         let provenance = provenance(&args.sets, &fo, &opts.sampling, &args.without_features);
-        let mut model = fit(&records, |_| true, &fo, provenance)?;
-        finish_model(&mut model, threshold_part, &report);
+        let model = fit_final(&records, &fo, provenance, threshold_part, &report)?;
         let mut json = serde_json::to_string_pretty(&model)?;
         json.push('\n');
         std::fs::write(&args.out, json)?;
