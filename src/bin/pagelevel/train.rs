@@ -66,7 +66,7 @@ pub struct Args {
     seed: u64,
     /// Stages: 1 (one forest) or 2 (stacked: a second forest over the node's features and
     /// features of the first stage's scores around it, trained on first-stage scores
-    /// cross-fitted by site fold; see `src/stack.rs`). --trees sets the first stage's trees.
+    /// cross-fitted by site fold; see `src/model/stack.rs`). --trees sets the first stage's trees.
     /// Default: 2 with boosted trees, 1 with the regressions (which cannot be stacked).
     #[arg(long, value_parser = clap::value_parser!(u8).range(1..=2))]
     stages: Option<u8>,
