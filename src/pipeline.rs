@@ -111,6 +111,14 @@ pub fn run_bytes(
 }
 
 impl Analysis {
+    /// Puts `segmentation` (another variant's, or another threshold's) in place of the page's
+    /// and runs the rules of `opts` over it again, so that [`Analysis::keep`] follows. O(n).
+    pub fn set_segmentation(&mut self, segmentation: Segmentation, opts: &Options) {
+        let (dom, f) = (&self.page.dom, &self.features);
+        self.keep = crate::rules::main_keep(dom, f, &segmentation, opts.rules, &opts.rule_options);
+        self.segmentation = segmentation;
+    }
+
     /// The analysis of `page` from its features and segmentation: runs the rules of `opts`
     /// over the model's keep-mask. O(n).
     pub fn new(
@@ -138,5 +146,33 @@ impl Analysis {
     /// rules, see [`crate::rules::model_mask`]).
     pub fn content_mask(&self) -> Vec<bool> {
         crate::rules::model_mask(&self.segmentation)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::RuleSet;
+
+    #[test]
+    fn keep_follows_a_new_segmentation() {
+        let para = "The harbour wall was rebuilt in granite after the winter storms, and the \
+                    masons explained why the old lime mortar had to be matched stone by stone.";
+        let html = format!(
+            "<html><body><nav><a href=/>Home</a> <a href=/news>News</a></nav>\
+             <article><h1>Harbour wall</h1><p>{para}</p><p>{para}</p></article></body></html>"
+        );
+        let page = Page::from_bytes(html.as_bytes(), &crate::PageOptions::default()).unwrap();
+        // No rules: what is kept is the model's mask alone, so all-template keeps nothing.
+        let opts = Options {
+            rules: RuleSet::NONE,
+            ..Options::default()
+        };
+        let mut a = analyze(page, Model::embedded(), &opts);
+        assert!(a.main_text().contains("granite"), "{}", a.main_text());
+        let mut all_template = a.segmentation.clone();
+        all_template.template.iter_mut().for_each(|t| *t = true);
+        a.set_segmentation(all_template, &opts);
+        assert_eq!(a.main_text(), "");
     }
 }

@@ -1059,7 +1059,7 @@ pub fn cross_validate_ablating(
                     })
                     .collect();
                 for o in &opts[1..] {
-                    a.segmentation = segment(&a.page.dom, &a.features, &model, &o.segment);
+                    a.set_segmentation(segment(&a.page.dom, &a.features, &model, &o.segment), o);
                     prfs.push(word_prf(&a.main_text(), &gold));
                 }
                 Some((i, prfs, row, off))
@@ -1087,7 +1087,8 @@ pub fn cross_validate_ablating(
 /// An analysed page's [`ThresholdRow`]: its summaries and its word-F1 against `gold` at each
 /// threshold of `grid` instead of its own (its segmentation is restored after). For Smooth and
 /// Basic a node is template exactly when y ≥ t, so the flags are re-derived from y (O(n) a
-/// threshold); the structured variants decode with the threshold, so they segment again.
+/// threshold); the structured variants decode with the threshold, so they segment again. The
+/// rules run again on each.
 fn threshold_row(
     a: &mut Analysis,
     model: &Model,
@@ -1096,29 +1097,32 @@ fn threshold_row(
     gold: &str,
 ) -> ThresholdRow {
     let summary = PageSummary::of(&a.page.dom, &a.features, &a.segmentation.y);
-    let saved = a.segmentation.clone();
+    let saved = (a.segmentation.clone(), a.keep.clone());
     let f1 = grid
         .iter()
         .map(|&t| {
-            match opts.segment.variant {
+            let seg = match opts.segment.variant {
                 Variant::Smooth | Variant::Basic => {
-                    let seg = &mut a.segmentation;
+                    let mut seg = saved.0.clone();
                     for (flag, &y) in seg.template.iter_mut().zip(&seg.y) {
                         *flag = !y.is_nan() && y >= t;
                     }
                     seg.threshold = t;
+                    seg
                 }
                 _ => {
                     let mut o = opts.segment;
                     o.threshold = t;
                     o.learned_threshold = false;
-                    a.segmentation = segment(&a.page.dom, &a.features, model, &o);
+                    segment(&a.page.dom, &a.features, model, &o)
                 }
-            }
+            };
+            // The rules read the template flags: they run again for each threshold.
+            a.set_segmentation(seg, opts);
             word_prf(&a.main_text(), gold).f1
         })
         .collect();
-    a.segmentation = saved;
+    (a.segmentation, a.keep) = saved;
     ThresholdRow { summary, f1 }
 }
 
