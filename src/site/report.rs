@@ -84,10 +84,7 @@ pub fn outcome_line(
             (o.line, warning)
         }
         Outcome::Failed(m) => {
-            let m = m
-                .strip_prefix(p.path.as_str())
-                .and_then(|rest| rest.strip_prefix(": "))
-                .unwrap_or(&m);
+            let m = crate::error::strip_path(&p.path, &m);
             let line = json_line(
                 &serde_json::json!({"path": p.path, "page": p.id, "site": site, "error": m}),
             );
