@@ -288,6 +288,19 @@ impl PageRecord {
     pub fn fold(&self) -> u64 {
         fold_of(&self.site)
     }
+
+    /// The page, read and parsed again within `limits`, with its gold text; `None` when it has
+    /// no gold or either cannot be read (an out-of-fold scorer skips it).
+    fn page_and_gold(&self, limits: &crate::Limits) -> Option<(Page, String)> {
+        let gold = std::fs::read_to_string(self.root.join(self.entry.gold.as_ref()?)).ok()?;
+        let opts = crate::PageOptions {
+            url: self.entry.url.as_deref(),
+            limits: *limits,
+            ..Default::default()
+        };
+        let page = Page::from_path(&self.root.join(&self.entry.html), &opts).ok()?;
+        Some((page, gold))
+    }
 }
 
 /// The fold of a site (a stable hash of its name).
@@ -962,17 +975,7 @@ pub fn fold_threshold_rows(
         .collect::<Vec<usize>>()
         .par_iter()
         .filter_map(|&i| {
-            let r = &records[i];
-            let gold = std::fs::read_to_string(r.root.join(r.entry.gold.as_ref()?)).ok()?;
-            let page = Page::from_path(
-                &r.root.join(&r.entry.html),
-                &crate::PageOptions {
-                    url: r.entry.url.as_deref(),
-                    limits: *limits,
-                    ..Default::default()
-                },
-            )
-            .ok()?;
+            let (page, gold) = records[i].page_and_gold(limits)?;
             let mut a = analyze(page, &model, opts);
             Some((i, threshold_row(&mut a, &model, opts, grid, &gold)))
         })
@@ -1035,17 +1038,7 @@ pub fn cross_validate_ablating(
         let scored: Vec<Scored> = mine
             .par_iter()
             .filter_map(|&i| {
-                let r = &records[i];
-                let gold = std::fs::read_to_string(r.root.join(r.entry.gold.as_ref()?)).ok()?;
-                let page = Page::from_path(
-                    &r.root.join(&r.entry.html),
-                    &crate::PageOptions {
-                        url: r.entry.url.as_deref(),
-                        limits: *limits,
-                        ..Default::default()
-                    },
-                )
-                .ok()?;
+                let (page, gold) = records[i].page_and_gold(limits)?;
                 let mut a = analyze(page, &model, first);
                 let mut prfs = vec![word_prf(&a.main_text(), &gold)];
                 let row =

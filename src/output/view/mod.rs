@@ -38,7 +38,6 @@ use rustc_hash::FxHashMap;
 
 use crate::dom::{Kind, Span, Tag};
 use crate::pipeline::Analysis;
-use crate::segment::Variant;
 
 pub mod css;
 pub mod options;
@@ -312,14 +311,7 @@ fn legend(out: &mut String, a: &Analysis, opts: &ViewOptions, outlined: &[bool],
     let dom = &a.page.dom;
     let tpl = segs.iter().filter(|s| s.template).count();
     let missing = outlined.iter().filter(|&&o| !o).count();
-    let variant = match opts.variant {
-        Variant::Basic => "basic",
-        Variant::Smooth => "smooth",
-        Variant::Viterbi => "viterbi",
-        Variant::SmoothViterbi => "smooth-viterbi",
-        Variant::TreeFilter => "tree-filter",
-        Variant::SmoothViterbiTree => "smooth-viterbi-tree",
-    };
+    let variant = opts.variant.name();
     out.push_str("\n<pl-legend role=\"note\" aria-label=\"pagelevel view legend\"><pl-h>pagelevel view</pl-h><pl-p>page <pl-code>");
     escape_into(out, &opts.label);
     let _ = write!(
