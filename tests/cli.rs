@@ -350,6 +350,58 @@ fn train_lr_is_deterministic() {
     std::fs::remove_dir_all(&dir).ok();
 }
 
+/// `train --cv --cv-by set` leaves one set out: every scored page's fold is its set's place in
+/// `--sets`, the table says so, and the threshold model (cross-fitted by site) is refused.
+#[test]
+fn train_cv_leaves_one_set_out() {
+    // Heavy: trains on two data sets.
+    let _machine = common::heavy();
+    let Some(data) = common::data_or_skip("train_cv_leaves_one_set_out") else {
+        return;
+    };
+    let dir = std::env::temp_dir().join(format!("pagelevel-loso-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let pages = dir.join("pages.jsonl");
+    let small = [
+        "train",
+        "--sets",
+        "cleaneval-dev,readability",
+        "--trees",
+        "4",
+        "--stage2-trees",
+        "4",
+        "--max-samples",
+        "30",
+        "--cv",
+        "--cv-by",
+        "set",
+        "--dry-run",
+    ];
+    let mut args = small.to_vec();
+    args.extend(["--pages", pages.to_str().unwrap()]);
+    let o = run_train(&args, &data, &dir.join("unused.json"));
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    assert!(String::from_utf8_lossy(&o.stdout).contains("(leave one set out;"));
+    let scored = lines(&std::fs::read(&pages).unwrap());
+    let mut per_set = std::collections::BTreeMap::new();
+    for p in &scored {
+        let want = match p["set"].as_str().unwrap() {
+            "cleaneval-dev" => 0,
+            "readability" => 1,
+            other => panic!("a page of {other}"),
+        };
+        assert_eq!(p["fold"], want, "{p}");
+        *per_set.entry(want).or_insert(0) += 1;
+    }
+    assert_eq!(per_set.len(), 2, "both sets scored: {per_set:?}");
+    let mut refused = small.to_vec();
+    refused.push("--threshold-model");
+    let o = run_train(&refused, &data, &dir.join("unused.json"));
+    assert!(!o.status.success());
+    assert!(String::from_utf8_lossy(&o.stderr).contains("cross-fitted by site"));
+    std::fs::remove_dir_all(&dir).ok();
+}
+
 /// `--features context` trains on the context columns too, `--without-features` leaves the
 /// named ones out (and a name that is no feature is an error), and the model loads.
 #[test]

@@ -8,8 +8,9 @@ use crate::pipeline::Options;
 use crate::rules::Rule;
 use crate::train::report::{column_means, cv_pages, learned_thresholds, CvPage, Learned};
 use crate::train::report::{threshold_table, MeansRow, ThresholdFit, ThresholdTableRow};
-use crate::train::{cross_validate_ablating, FitOptions, PageRecord, PageScores, ThresholdRows};
-use crate::{Limits, Result};
+use crate::train::{cross_validate_ablating, FitOptions, FoldBy, Folds, PageRecord};
+use crate::train::{PageScores, ThresholdRows};
+use crate::{Error, Limits, Result};
 
 /// What [`cross_validate_plan`] measures.
 #[derive(Debug, Clone)]
@@ -19,6 +20,8 @@ pub struct CvPlan {
     pub columns: Vec<(String, Options)>,
     /// Size limits of each page.
     pub limits: Limits,
+    /// How pages are held out.
+    pub by: FoldBy,
     /// Rules switched off one at a time from the first pipeline's rules, each a column.
     pub ablate: Vec<Rule>,
     /// The threshold model to fit and measure out of fold, if any.
@@ -28,6 +31,8 @@ pub struct CvPlan {
 /// What [`cross_validate_plan`] measured.
 #[derive(Debug, Clone)]
 pub struct CvReport {
+    /// The folds the pages were held out by.
+    pub folds: Folds,
     /// The column names of [`CvPlan::columns`].
     pub names: Vec<String>,
     /// Per column, every scored page's out-of-fold P/R/F1 (the same pages in the same order).
@@ -49,7 +54,8 @@ pub struct CvReport {
 /// tree.
 ///
 /// # Errors
-/// When a fold's model or a threshold tree cannot be fitted.
+/// When a fold's model or a threshold tree cannot be fitted; [`Error::Invalid`] when a
+/// threshold model is asked for with folds other than by site (it is fitted on site folds).
 ///
 /// # Complexity
 /// That of [`cross_validate_ablating`] and [`learned_thresholds`].
@@ -59,12 +65,18 @@ pub fn cross_validate_plan(
     plan: &CvPlan,
     note: &dyn Fn(&str),
 ) -> Result<CvReport> {
+    if plan.threshold.is_some() && plan.by != FoldBy::Site {
+        return Err(Error::Invalid(
+            "the threshold model is cross-fitted by site: use folds by site".into(),
+        ));
+    }
+    let folds = plan.by.folds(records);
     let opts: Vec<Options> = plan.columns.iter().map(|c| c.1.clone()).collect();
     let grid: Vec<f32> = plan.threshold.iter().flat_map(|f| f.grid.clone()).collect();
     let base = opts[0].rules;
     let sets: Vec<_> = plan.ablate.iter().map(|&r| base.without(r)).collect();
     let (all, rows, ablated) =
-        cross_validate_ablating(records, fo, &opts, &plan.limits, &grid, &sets)?;
+        cross_validate_ablating(records, &folds, fo, &opts, &plan.limits, &grid, &sets)?;
     let learned = match (&plan.threshold, rows.is_empty()) {
         (Some(fit), false) => Some(learned_thresholds(
             records,
@@ -78,6 +90,7 @@ pub fn cross_validate_plan(
         _ => None,
     };
     Ok(CvReport {
+        folds,
         names: plan.columns.iter().map(|c| c.0.clone()).collect(),
         all,
         rows,
@@ -94,6 +107,7 @@ impl CvReport {
         let learned = self.learned.as_ref();
         cv_pages(
             records,
+            &self.folds,
             &self.names,
             &self.all,
             &self.rows,

@@ -17,7 +17,7 @@
 //! The boosted trees weigh samples by [`sample_weights`] (class balance × a word weight,
 //! optionally normalised per page); the regressions balance classes by down-sampling.
 //! Sites are assigned to folds by a hash of their name, so a site is never in both training
-//! and validation; [`cross_validate`] reports word-F1 on every page from a model that never
+//! and validation; [`cross_validate_ablating`] reports word-F1 on every page from a model that never
 //! saw its site. The area-bucket edges are the quartiles of the training samples' areas.
 //! Everything is deterministic.
 
@@ -117,6 +117,64 @@ pub const MAX_PER_CLASS: usize = 25_000;
 pub const ALPHA: f64 = 1.0;
 /// Number of folds (by site) for cross-validation.
 pub const FOLDS: u64 = 5;
+
+/// How `train --cv` holds pages out.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[cfg_attr(feature = "cli", derive(clap::ValueEnum))]
+pub enum FoldBy {
+    /// [`FOLDS`] folds by a hash of the site: no site is both trained on and scored.
+    #[default]
+    Site,
+    /// Leave one set out: each set is scored by a model trained on all the other sets, which
+    /// measures how the model carries over to pages collected and annotated another way.
+    Set,
+}
+
+impl FoldBy {
+    /// The folds of `records` under this scheme.
+    pub fn folds(self, records: &[PageRecord]) -> Folds {
+        let mut sets: Vec<String> = Vec::new();
+        if self == FoldBy::Set {
+            for r in records {
+                let s = report::set_of(r);
+                if !sets.contains(&s) {
+                    sets.push(s);
+                }
+            }
+        }
+        Folds { by: self, sets }
+    }
+}
+
+/// The held-out folds of one cross-validation ([`FoldBy::folds`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Folds {
+    /// The scheme.
+    pub by: FoldBy,
+    /// By set: the sets in order of first appearance, fold k being the k-th.
+    pub sets: Vec<String>,
+}
+
+impl Folds {
+    /// Number of folds.
+    pub fn count(&self) -> u64 {
+        match self.by {
+            FoldBy::Site => FOLDS,
+            FoldBy::Set => self.sets.len() as u64,
+        }
+    }
+
+    /// The fold of a page. O(1) by site, O(s) by set for s sets.
+    pub fn of(&self, r: &PageRecord) -> u64 {
+        match self.by {
+            FoldBy::Site => r.fold(),
+            FoldBy::Set => {
+                let set = r.entry.set.as_deref().unwrap_or_default();
+                self.sets.iter().position(|s| s == set).unwrap_or(0) as u64
+            }
+        }
+    }
+}
 
 /// Which labels the classifier learns from.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -749,7 +807,7 @@ type Stage2Row = (Vec<f32>, f32, f32, usize);
 /// does, and the second on the nodes' rows and stacked features ([`crate::model::stack`]) of
 /// first-stage scores **cross-fitted by site fold**: the pages of fold j are scored by a
 /// first stage fitted on the chosen pages of the other folds, so the second stage learns from
-/// scores distributed as on pages the first stage never saw. (Inside [`cross_validate`],
+/// scores distributed as on pages the first stage never saw. (Inside [`cross_validate_ablating`],
 /// whose `use_page` leaves out fold k, the held-out fold is never fitted on at either stage.)
 ///
 /// # Errors
@@ -914,25 +972,6 @@ pub fn validate(
         .collect()
 }
 
-/// Out-of-fold word-F1 per page: each page is scored by a model trained on the other folds'
-/// sites. Returns, for every entry of `opts`, (record index, P/R/F1) for every page with gold
-/// text; the entries share the fold models and the first entry's features (only their
-/// segment options are read), so their differences are decoding effects.
-///
-/// # Errors
-/// When a fold's model cannot be fitted.
-///
-/// # Complexity
-/// One fit per fold; per page one parse and feature pass, and one segmentation per `opts`.
-pub fn cross_validate(
-    records: &[PageRecord],
-    fo: &FitOptions,
-    opts: &[Options],
-    limits: &crate::Limits,
-) -> Result<Vec<Vec<(usize, Prf)>>> {
-    Ok(cross_validate_with(records, fo, opts, limits, &[])?.0)
-}
-
 /// One page's out-of-fold material for the threshold model: its summaries under the first
 /// entry of `opts` and its word-F1 at every threshold of the grid.
 #[derive(Debug, Clone)]
@@ -984,39 +1023,25 @@ pub fn fold_threshold_rows(
     Ok(rows)
 }
 
-/// [`cross_validate`], and with a non-empty `grid` also every page's [`ThresholdRow`] (record
-/// index, row) under the first entry of `opts`, from the same out-of-fold node scores.
+/// Out-of-fold word-F1 per page: each page is scored by a model trained on the pages of the
+/// other folds (`folds`: each record's fold and their number, see [`Folds`]).
+/// Returns, for every entry of `opts`, (record index, P/R/F1) for every page with gold text;
+/// the entries share the fold models and the first entry's features (only their segment
+/// options are read), so their differences are decoding effects. With a non-empty `grid`,
+/// also every page's [`ThresholdRow`] under the first entry of `opts`, from the same node
+/// scores. Per entry of `ablate`, every page's P/R/F1 with those rules instead of the first
+/// entry's: the same segmentation, only the rules after the model differ.
 ///
 /// # Errors
 /// When a fold's model cannot be fitted.
 ///
 /// # Complexity
-/// As [`cross_validate`], plus per page and grid threshold one pass over the nodes and one
-/// rendering of the text (for Smooth and Basic the flags are re-derived from y; the
-/// structured variants segment again).
-pub fn cross_validate_with(
-    records: &[PageRecord],
-    fo: &FitOptions,
-    opts: &[Options],
-    limits: &crate::Limits,
-    grid: &[f32],
-) -> Result<(Vec<PageScores>, ThresholdRows)> {
-    let (out, rows, _) = cross_validate_ablating(records, fo, opts, limits, grid, &[])?;
-    Ok((out, rows))
-}
-
-/// [`cross_validate_with`], and per entry of `ablate` every page's P/R/F1 with those rules
-/// instead of the first entry of `opts`'s: the same out-of-fold segmentation, only the rules
-/// after the model differ, so each column shows what its rule set changes.
-///
-/// # Errors
-/// When a fold's model cannot be fitted.
-///
-/// # Complexity
-/// As [`cross_validate_with`], plus per page and rule set one pass of the rules and one
-/// rendering of the text.
+/// One fit per fold; per page one parse and feature pass, one segmentation per `opts`, per
+/// grid threshold one pass over the nodes and one rendering (the structured variants segment
+/// again), and per rule set one pass of the rules and one rendering.
 pub fn cross_validate_ablating(
     records: &[PageRecord],
+    folds: &Folds,
     fo: &FitOptions,
     opts: &[Options],
     limits: &crate::Limits,
@@ -1029,10 +1054,10 @@ pub fn cross_validate_ablating(
     let Some(first) = opts.first() else {
         return Ok((out, rows, ablated));
     };
-    for k in 0..FOLDS {
-        let model = fit(records, |r| r.fold() != k, fo, String::new())?;
+    for k in 0..folds.count() {
+        let model = fit(records, |r| folds.of(r) != k, fo, String::new())?;
         let mine: Vec<usize> = (0..records.len())
-            .filter(|&i| records[i].fold() == k && records[i].entry.gold.is_some())
+            .filter(|&i| folds.of(&records[i]) == k && records[i].entry.gold.is_some())
             .collect();
         type Scored = (usize, Vec<Prf>, Option<ThresholdRow>, Vec<Prf>);
         let scored: Vec<Scored> = mine

@@ -14,8 +14,8 @@ use crate::model::{Model, VERSION_THRESHOLD};
 use crate::pipeline::Options;
 use crate::segment::Variant;
 use crate::train::{
-    fit, fold_threshold_rows, validate, BucketReport, Classifier, FitOptions, PageNorm, PageRecord,
-    PageScores, Sampling, Targets, ThresholdRow, WordWeight, FOLDS,
+    fit, fold_threshold_rows, validate, BucketReport, Classifier, FitOptions, Folds, PageNorm,
+    PageRecord, PageScores, Sampling, Targets, ThresholdRow, WordWeight, FOLDS,
 };
 use crate::{Limits, Result};
 
@@ -395,7 +395,7 @@ pub struct CvPage {
     pub page_type: Option<String>,
     /// The page's path in its manifest.
     pub html: String,
-    /// Its fold.
+    /// Its fold under the scheme of the run (by site: 0–4; by set: the set's place in `--sets`).
     pub fold: u64,
     /// Word precision of the first column.
     pub precision: f64,
@@ -416,6 +416,7 @@ pub struct CvPage {
 /// pages in the same order, as do `rows` when a threshold is `learned` on `grid`).
 pub fn cv_pages(
     records: &[PageRecord],
+    folds: &Folds,
     columns: &[String],
     all: &[PageScores],
     rows: &[(usize, ThresholdRow)],
@@ -437,7 +438,7 @@ pub fn cv_pages(
                 site: r.site.clone(),
                 page_type: e.page_type.clone(),
                 html: e.html.clone(),
-                fold: r.fold(),
+                fold: folds.of(r),
                 precision: prf.precision,
                 recall: prf.recall,
                 f1: prf.f1,

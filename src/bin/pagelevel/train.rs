@@ -16,8 +16,8 @@ use pagelevel::train::report::{
     MeansRow, ThresholdFit, ThresholdTableRow,
 };
 use pagelevel::train::{
-    collect, feature_mask, Classifier, FeatureSet, FitOptions, LabelSource, PageNorm, SampleOrder,
-    Sampling, Targets, TrainOptions, WordWeight,
+    collect, feature_mask, Classifier, FeatureSet, FitOptions, FoldBy, LabelSource, PageNorm,
+    SampleOrder, Sampling, Targets, TrainOptions, WordWeight,
 };
 
 use crate::pipeline_args::PipelineArgs;
@@ -100,9 +100,13 @@ pub struct Args {
     /// Where to write the model (trained on all pages).
     #[arg(long, short, default_value = "data/model.json")]
     out: PathBuf,
-    /// Also report out-of-fold word-F1 per set (and per page type), folds by site.
+    /// Also report out-of-fold word-F1 per set (and per page type).
     #[arg(long)]
     cv: bool,
+    /// With --cv: hold pages out by site (5 folds by a hash of the site) or by set (leave one
+    /// set out: each set scored by a model trained on all the others).
+    #[arg(long, value_enum, default_value_t = FoldBy::Site)]
+    cv_by: FoldBy,
     /// With --cv: also score these decoding variants with the same fold models and print a
     /// table of mean word-F1 per set, one column per variant (and per --cv-switch-penalties λ
     /// for the Viterbi variants); --variant stays the first column.
@@ -207,6 +211,7 @@ pub fn run(mut args: Args) -> anyhow::Result<usize> {
         let plan = CvPlan {
             columns: cv_columns(&base, &args.cv_variants, &args.cv_switch_penalties),
             limits: args.pipeline.limits.limits(),
+            by: args.cv_by,
             ablate: match args.cv_rules_ablation {
                 true => base.rules.iter().collect(),
                 false => args.cv_without_rule.clone(),
@@ -225,9 +230,12 @@ pub fn run(mut args: Args) -> anyhow::Result<usize> {
         if let Some(path) = &args.pages {
             cv.write_pages(&records, path)?;
         }
+        let held = match args.cv_by {
+            FoldBy::Site => format!("{} folds by site", cv.folds.count()),
+            FoldBy::Set => "leave one set out".to_string(),
+        };
         println!(
-            "\nOut-of-fold word-F1 ({} folds by site; {}):\n",
-            pagelevel::train::FOLDS,
+            "\nOut-of-fold word-F1 ({held}; {}):\n",
             describe_fit(&fo, args.pipeline.variant, &opts.sampling)
         );
         println!("| set | pages | mean F1 | median F1 |");
