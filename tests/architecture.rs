@@ -214,7 +214,8 @@ fn the_checker_sees_imports() {
         "{:?}",
         edges["rules::bypass"]
     );
-    assert!(has("rules::bypass", "features::vocabulary"));
+    assert!(has("rules::comments", "features::markup"));
+    assert!(has("features::markup", "features::vocabulary"));
     assert!(has("model", "model::boost"), "{:?}", edges["model"]);
     assert!(has("segment", "model::threshold"), "{:?}", edges["segment"]);
     assert!(!has("dom", "pipeline"));

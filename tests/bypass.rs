@@ -7,10 +7,11 @@
 use crate::common;
 
 use pagelevel::dom::Kind;
+use pagelevel::features::markup::{is_skip_text, main_start};
 use pagelevel::features::{self, FeatureOptions};
 use pagelevel::output::text::render_text;
 use pagelevel::pipeline::Options;
-use pagelevel::rules::bypass::{drop_bypassed, is_skip_text, main_start, recover_main};
+use pagelevel::rules::bypass::{drop_bypassed, recover_main};
 use pagelevel::rules::{Context, RuleOptions};
 use pagelevel::Page;
 

@@ -502,3 +502,62 @@ fn class_groups_inherit_from_regions_not_from_html_and_body() {
     assert_eq!(row("said")[f::IN_COMMENT], 1.0);
     assert_eq!(row("said")[f::IN_SIDEBAR], 0.0);
 }
+
+/// The markup columns on a page worked out by hand: landmark and name bits, the relation to
+/// the skip link's target, a reply marked up as the opening post, and a repeated passage.
+#[test]
+fn markup_features_by_hand() {
+    let op = "word ".repeat(200);
+    let para = "a passage of twelve words that the page prints twice over here";
+    let html = format!(
+        r##"<html><head><title>Thread</title></head><body id=body>
+        <a href="#content" id=skip>Skip to main content</a>
+        <header id=hd><p>Site banner text</p></header>
+        <nav id=nv><a href="/">Home</a></nav>
+        <div id=content>
+          <div class=thread id=thread>
+            <div class=post id=op><div class=body id=opbody>{op}</div></div>
+            <div class=post id=r1><div class=body id=r1body>a short reply of eight words here</div></div>
+          </div>
+          <div id=rep1><p>{para}</p><p>{para}</p></div>
+          <div id=rep2><p>{para}</p><p>{para}</p></div>
+        </div>
+        <aside id=as><p>Aside text</p></aside>
+        <div class=gallery id=gal><p>Caption</p></div>
+        <ul class=related-links id=rel><li><a href="/x">Other story</a></li></ul>
+        <footer id=ft><p>Footer text</p></footer>
+        </body></html>"##
+    );
+    let (p, pf) = page(&html, None);
+    let row = |id: &str| pf.matrix.row(find(&p, id));
+    assert_eq!(pf.main_start, Some(find(&p, "content")));
+    assert_eq!(row("content")[f::MAIN_START_RELATION], 1.0);
+    assert_eq!(row("thread")[f::MAIN_START_RELATION], 1.0);
+    assert_eq!(row("body")[f::MAIN_START_RELATION], 2.0);
+    assert_eq!(row("hd")[f::MAIN_START_RELATION], 3.0);
+    assert_eq!(row("ft")[f::MAIN_START_RELATION], 4.0);
+    for (id, column) in [
+        ("hd", f::IN_PAGE_LANDMARK),
+        ("ft", f::IN_PAGE_LANDMARK),
+        ("nv", f::IN_NAV_LANDMARK),
+        ("as", f::IN_ASIDE_LANDMARK),
+        ("gal", f::IN_GALLERY),
+        ("rel", f::IN_RELATED_LIST),
+    ] {
+        assert_eq!(row(id)[column], 1.0, "{id} {}", NAMES[column]);
+        assert_eq!(row("content")[column], 0.0, "content {}", NAMES[column]);
+    }
+    // The main region is the opening post's body (it holds over 2/3 of the content words); the
+    // reply's body shares its markup key (div.body in div.post in div.thread): one twin.
+    assert_eq!(row("opbody")[f::IN_MAIN_REGION], 1.0);
+    assert_eq!(row("r1body")[f::MAIN_TWIN], 1.0);
+    assert_eq!(row("opbody")[f::MAIN_TWIN], 0.0);
+    assert_eq!(row("r1")[f::MAIN_TWIN], 0.0);
+    assert_eq!(row("body")[f::MAIN_TWINS], 1.0);
+    // The second copy of the two-paragraph passage is a repeat, the first is not; the
+    // content element holds 24 of them among its 200 + 7 + 48 words.
+    assert_eq!(row("rep2")[f::REPEAT_SHARE], 1.0);
+    assert_eq!(row("rep1")[f::REPEAT_SHARE], 0.0);
+    let content = row("content");
+    assert!((content[f::REPEAT_SHARE] - 24.0 / content[f::NUM_WORDS]).abs() < 1e-6);
+}

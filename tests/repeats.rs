@@ -7,10 +7,10 @@ use crate::common;
 
 use pagelevel::dom::{self, Dom, Kind, Tag, NONE};
 use pagelevel::features::blocks::segment;
+use pagelevel::features::repeats::drop_repeats;
 use pagelevel::model::Model;
 use pagelevel::output::text::render_text;
 use pagelevel::pipeline::{analyze, Options};
-use pagelevel::rules::repeats::drop_repeats;
 use pagelevel::rules::{Rule, RuleOptions, RuleSet};
 use pagelevel::{Limits, Page};
 

@@ -120,4 +120,13 @@ columns! {
     ABOVE_MAIN_REGION = "above_main_region": "Context: 1 for the proper ancestors of the main region, else 0.",
     MAIN_REGION_SHARE = "main_region_share": "Context: the main region's words / the page's words (the same on every node), 0..1; 0 without a main region.",
     TITLE_HEADING_RELATION = "title_heading_relation": "Context: 1 for the title heading (the visible h1–h3 sharing the most distinct words with `<title>`; h1 before h2 before h3, then document order, on ties) and its descendants, 2 for its proper ancestors, else 0; −1 on a page without one.",
+    IN_GALLERY = "in_gallery": "Markup: 1 when the node or an ancestor is named a photo gallery or slide show (`gallery`), else 0.",
+    IN_RELATED_LIST = "in_related_list": "Markup: 1 when the node or an ancestor is named a related-link list (related, recommend, trending, popular, outbrain, taboola), else 0.",
+    IN_ASIDE_LANDMARK = "in_aside_landmark": "Markup: 1 inside HTML's complementary landmark (`<aside>`, role=complementary) by tag or role alone, else 0.",
+    IN_PAGE_LANDMARK = "in_page_landmark": "Markup: 1 inside the page's own banner or content-info landmark (a `<header>` or `<footer>` outside every article, main and section; role=banner, role=contentinfo), else 0.",
+    IN_NAV_LANDMARK = "in_nav_landmark": "Markup: 1 inside HTML's navigation landmark (`<nav>`, role=navigation, menu, menubar) by tag or role alone, else 0.",
+    MAIN_START_RELATION = "main_start_relation": "Markup: relation to the page's own main start (the target of its skip link to the main content, WCAG 2.4.1, else its `<main>`): 1 inside, 2 a proper ancestor, 3 before it, 4 after it; 0 on a page without one.",
+    MAIN_TWIN = "main_twin": "Markup: 1 inside a twin of a main-region post (an element outside the main region, not holding it, whose tag and class, its parent's and its grandparent's equal those of the region or a region element of at least 20 words: a reply beside a forum's opening post), else 0.",
+    MAIN_TWINS = "main_twins": "Markup: the page's twins of main-region posts (see main_twin; the same on every node).",
+    REPEAT_SHARE = "repeat_share": "Markup: share of the subtree's words in later copies of a repeated passage (at least 10 words over two or more text blocks whose text equals an earlier element's, as the `repeats` rule finds them on the whole page), 0..1; 0 with no words.",
 }

@@ -9,7 +9,9 @@
 pub mod blocks;
 pub mod columns;
 pub mod counts;
+pub mod markup;
 pub mod names;
+pub mod repeats;
 pub mod vocabulary;
 
 use crate::dom::{visibility, Dom, Kind, Tag, NONE};
@@ -21,7 +23,9 @@ pub(crate) use columns::columns;
 pub use columns::{f, COUNT, DOCS, NAMES};
 pub use counts::Counts;
 use counts::{count, TitleWords};
+use names::RELATED_GROUP_BIT;
 use names::{class_groups, ClassGroups, CLS_GROUPS, COMMENT_GROUP_BIT, INHERITED_GROUPS};
+use names::{ASIDE_LANDMARK_BIT, GALLERY_GROUP_BIT, NAV_LANDMARK_BIT, PAGE_LANDMARK_BIT};
 
 /// Feature rows, row-major (`COUNT` values a row), stored for elements only: only elements are
 /// scored, and the other nodes (text, comments) read as a row of zeros.
@@ -107,6 +111,9 @@ pub struct PageFeatures {
     /// The first `<main>` element or element whose `role` is `main` (HTML's main landmark);
     /// `None` on a page without one.
     pub main_landmark: Option<usize>,
+    /// Where the main content starts by the page's own account: its skip link's target, else
+    /// its main landmark ([`markup::main_start`]); `None` on a page without either.
+    pub main_start: Option<usize>,
     /// The feature rows.
     pub matrix: FeatureMatrix,
 }
@@ -213,6 +220,7 @@ pub fn compute_with_layout(
     let outside_comments = content_words[0].saturating_sub(comment_words) as f32;
     let runs = sibling_runs(dom);
     let ctx = Context::new(dom, &counts, &content_words);
+    let signals = markup::Signals::new(dom, &visible, &counts, &blocks, ctx.main, main_landmark);
     // Words before each node in document order: a running total over text nodes.
     let mut words_before = vec![0u32; n];
     let mut seen = 0u32;
@@ -338,6 +346,16 @@ pub fn compute_with_layout(
         row[f::PAGE_PARAGRAPHS_PER_100_WORDS] = ratio(100.0 * whole.paragraphs as f32, page_words);
         row[f::PAGE_WORDS_OUTSIDE_COMMENTS] = outside_comments;
         ctx.write(dom, &counts, &content_words, i, row);
+        let bit = |b: u32| (inherited & b != 0) as u8 as f32;
+        row[f::IN_GALLERY] = bit(GALLERY_GROUP_BIT);
+        row[f::IN_RELATED_LIST] = bit(RELATED_GROUP_BIT);
+        row[f::IN_ASIDE_LANDMARK] = bit(ASIDE_LANDMARK_BIT);
+        row[f::IN_PAGE_LANDMARK] = bit(PAGE_LANDMARK_BIT);
+        row[f::IN_NAV_LANDMARK] = bit(NAV_LANDMARK_BIT);
+        row[f::MAIN_START_RELATION] = signals.main_start_relation(dom, i);
+        row[f::MAIN_TWIN] = signals.twin[i] as u8 as f32;
+        row[f::MAIN_TWINS] = signals.twins as f32;
+        row[f::REPEAT_SHARE] = ratio(signals.repeat_words[i] as f32, words);
     }
     PageFeatures {
         visible,
@@ -350,6 +368,7 @@ pub fn compute_with_layout(
         title_words: title.len,
         title_heading: ctx.heading,
         main_landmark,
+        main_start: signals.main_start,
         matrix: FeatureMatrix { data, row_of },
     }
 }

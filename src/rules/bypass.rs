@@ -4,7 +4,7 @@
 //! Blocks"): a "Skip to main content" link near the top points at where the main content starts,
 //! and HTML's `<main>` (or `role=main`) element marks that content. Whatever precedes that start
 //! in document order is the page's chrome by the page's own account: banners, promotion bars,
-//! menus. [`main_start`] finds the start (the skip link's target, else the first main landmark)
+//! menus. [`main_start`](crate::features::markup::main_start) finds the start (the skip link's target, else the first main landmark)
 //! and [`drop_bypassed`] drops the kept text before it, sparing the page's title heading and what
 //! follows it (a title and its lead often sit above `<main>`).
 //!
@@ -14,96 +14,8 @@
 //! instead: the page's word against a model that has lost the page.
 
 use super::context::Context;
-use crate::dom::{Dom, Kind, Tag};
-use crate::features::vocabulary::SKIP_TEXTS;
 
-/// Most words of a skip link's text.
-const MAX_LINK_WORDS: usize = 8;
-
-/// Skip links tried for a target: the first few; a page has one or two.
-const MAX_SKIP_LINKS: usize = 4;
-
-/// Whether `text` (a link's text) is a skip link's to the main content: lowercased, cut at the
-/// first comma or bracket ("Skip to main content, accesskey 's'"), with trailing punctuation and
-/// runs of spaces dropped, it is one of [`SKIP_TEXTS`]. O(length).
-pub fn is_skip_text(text: &str) -> bool {
-    let head = text.split([',', '(', '[', '|']).next().unwrap_or("");
-    let words: Vec<String> = head
-        .split_whitespace()
-        .map(str::to_lowercase)
-        .filter(|w| w.chars().any(char::is_alphanumeric))
-        .collect();
-    if words.is_empty() || words.len() > MAX_LINK_WORDS {
-        return false;
-    }
-    let mut joined = words.join(" ");
-    joined.truncate(
-        joined
-            .trim_end_matches(|c: char| !c.is_alphanumeric())
-            .len(),
-    );
-    SKIP_TEXTS.contains(&joined.as_str())
-}
-
-/// Where the page's main content starts by its own account: the target of its first skip link
-/// to the main content (an `<a href="#id">` whose text [`is_skip_text`]; the first element with
-/// that `id` after the link), else `main_landmark`, its first `<main>` or `role=main` element
-/// ([`crate::features::PageFeatures::main_landmark`]). `None` when it has neither.
-///
-/// # Complexity
-/// O(n): one walk for the links (a link's subtree is read once, for its text), and after the
-/// first skip link one for the ids.
-pub fn main_start(dom: &Dom, main_landmark: Option<usize>) -> Option<usize> {
-    let n = dom.len();
-    let mut links: Vec<(usize, &str)> = Vec::new();
-    let mut i = 0;
-    while i < n && links.len() < MAX_SKIP_LINKS {
-        let node = dom.node(i);
-        let id = (node.kind == Kind::Element && node.tag == Tag::A)
-            .then(|| dom.attr(i, "href"))
-            .flatten()
-            .and_then(|h| h.trim().strip_prefix('#'))
-            .filter(|id| !id.is_empty());
-        let Some(id) = id else {
-            i += 1;
-            continue;
-        };
-        let end = node.end as usize;
-        let mut text = String::new();
-        for t in (i..end).filter(|&t| dom.node(t).kind == Kind::Text) {
-            text.push_str(dom.text(t));
-            text.push(' ');
-        }
-        if is_skip_text(&text) {
-            links.push((end, id));
-        }
-        i = end;
-    }
-    let Some(&(first, _)) = links.first() else {
-        return main_landmark;
-    };
-    let mut target: Option<(usize, usize)> = None; // (link rank, element)
-    for t in first..n {
-        if dom.node(t).kind != Kind::Element {
-            continue;
-        }
-        let Some(id) = dom.attr(t, "id") else {
-            continue;
-        };
-        let rank = links
-            .iter()
-            .position(|&(after, want)| t >= after && want == id);
-        if let Some(r) = rank.filter(|&r| target.is_none_or(|(best, _)| r < best)) {
-            target = Some((r, t));
-            if r == 0 {
-                break;
-            }
-        }
-    }
-    target.map(|(_, t)| t).or(main_landmark)
-}
-
-/// Clears `keep` on the text nodes before the main content's `start` (see [`main_start`]) and
+/// Clears `keep` on the text nodes before the main content's `start` (see [`main_start`](crate::features::markup::main_start)) and
 /// before the page's `title` heading, when the visible text nodes kept from there on hold at
 /// least [`RuleOptions::min_main_words`](super::RuleOptions::min_main_words) words; returns how many kept visible text nodes it cleared. `keep`
 /// is per node (text nodes are read and cleared, elements left alone).
@@ -118,7 +30,7 @@ pub fn drop_bypassed(cx: &Context, start: usize, title: Option<usize>, keep: &mu
     cx.clear_text(keep, 0..from)
 }
 
-/// Keeps the text of the main content's element `start` (see [`main_start`]) when the page keeps
+/// Keeps the text of the main content's element `start` (see [`main_start`](crate::features::markup::main_start)) when the page keeps
 /// fewer than [`RuleOptions::recover_below_page_words`](super::RuleOptions::recover_below_page_words) words and the element less than
 /// [`RuleOptions::recover_below_share`](super::RuleOptions::recover_below_share) of its own: every visible, `scored` text node inside it is set in
 /// `keep`. Returns how many it set (0 when the rule does not fire). Run before the passes that

@@ -28,10 +28,10 @@
 
 use super::context::{Context, Regions};
 use crate::dom::{Dom, Kind};
+use crate::features::markup::markup_key;
 use crate::features::names::CHROME_LANDMARK_BITS;
 use crate::features::names::COMMENT_GROUP_BIT;
-use rustc_hash::{FxHashSet, FxHasher};
-use std::hash::{Hash, Hasher};
+use rustc_hash::FxHashSet;
 
 /// Clears `keep` on the text nodes inside the regions of each pass in turn (the nodes whose
 /// [`Regions`] group bits have one of the pass's bits) when the visible text nodes kept outside
@@ -66,26 +66,6 @@ pub fn drop_regions(cx: &Context, passes: &[(u32, Option<usize>)], keep: &mut [b
         cleared += cx.clear_text(keep, (0..n).filter(|&i| region(i)));
     }
     cleared
-}
-
-/// The markup key of node `i`: a hash of the tag and trimmed `class` of the element, its parent
-/// and its grandparent; 0 for other nodes and for elements with no class, which name nothing.
-/// O(attributes of the three elements).
-fn markup_key(dom: &Dom, i: usize) -> u64 {
-    let class = |i: usize| dom.attr(i, "class").unwrap_or("").trim();
-    let own = |i: usize| {
-        let mut h = FxHasher::default();
-        (dom.node(i).tag.0, class(i)).hash(&mut h);
-        h.finish()
-    };
-    if dom.node(i).kind != Kind::Element || class(i).is_empty() {
-        return 0;
-    }
-    let p = dom.parent(i);
-    let g = p.and_then(|p| dom.parent(p));
-    let mut h = FxHasher::default();
-    (own(i), p.map(own), g.map(own)).hash(&mut h);
-    h.finish() | 1
 }
 
 /// The twins of `posts` (markup keys) in document order: visible elements with no kept words

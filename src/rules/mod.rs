@@ -20,7 +20,7 @@
 //! | 8 | `related-links` | lists of related links leave |
 //! | 9 | `before-main` | what precedes the page's main start and its title heading leaves ([`bypass::drop_bypassed`]) |
 //! | 10 | `only-chrome` | a page whose few kept words all lie in its chrome landmarks has no main content ([`comments::only_chrome`]) |
-//! | 11 | `repeats` | the second copy of a repeated passage leaves ([`repeats::drop_repeats`]) |
+//! | 11 | `repeats` | the second copy of a repeated passage leaves ([`crate::features::repeats::drop_repeats`]) |
 //! | 12 | `lowest-fallback` | when nothing is kept, the least template-like text that is not chrome is |
 //! | 13 | `blocks-fallback` | when that is nothing too, boilerpipe's content blocks are |
 //!
@@ -35,7 +35,6 @@ pub mod bypass;
 pub mod comments;
 pub mod context;
 pub mod options;
-pub mod repeats;
 
 use crate::dom::{Dom, Kind, Tag, NONE};
 use crate::features::names::{
@@ -80,7 +79,7 @@ pub fn main_keep(
     // The start of the main content by the page's own account: its element stands in for a
     // model that kept almost nothing; what precedes it is chrome.
     let start = (on(Rule::MainStart) || on(Rule::BeforeMain))
-        .then(|| bypass::main_start(dom, f.main_landmark))
+        .then_some(f.main_start)
         .flatten();
     if let Some(start) = start.filter(|_| on(Rule::MainStart)) {
         bypass::recover_main(&cx, start, &mut mask);
@@ -150,7 +149,13 @@ fn kept(
         .map(|i| dom.node(i).kind != Kind::Text || keep(i))
         .collect();
     if rules.contains(Rule::Repeats) {
-        repeats::drop_repeats(dom, &f.visible, &f.blocks, opts.min_repeat_words, &mut keep);
+        crate::features::repeats::drop_repeats(
+            dom,
+            &f.visible,
+            &f.blocks,
+            opts.min_repeat_words,
+            &mut keep,
+        );
     }
     keep
 }

@@ -190,11 +190,11 @@ impl Default for RuleOptions {
         RuleOptions {
             min_article_words: 100,
             min_reply_twins: 2,
-            min_post_words: 20,
+            min_post_words: crate::features::markup::MIN_POST_WORDS,
             min_main_words: 20,
             recover_below_page_words: 200,
             recover_below_share: (1, 5),
-            min_repeat_words: 10,
+            min_repeat_words: crate::features::repeats::MIN_REPEAT_WORDS,
         }
     }
 }

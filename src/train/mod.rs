@@ -136,7 +136,7 @@ impl FoldBy {
         let mut sets: Vec<String> = Vec::new();
         if self == FoldBy::Set {
             for r in records {
-                let s = report::set_of(r);
+                let s = r.entry.set.clone().unwrap_or_default();
                 if !sets.contains(&s) {
                     sets.push(s);
                 }

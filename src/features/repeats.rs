@@ -1,10 +1,11 @@
-//! Repeated passages: the second copy of a multi-block passage leaves the main text.
+//! Repeated passages: the later copies of a multi-block passage, which the `repeats` rule drops
+//! from the main text and the `in_repeat` feature marks.
 //!
 //! Pages often carry one passage twice: a desktop and a mobile copy of a section, or the
 //! cloned slides of a carousel, of which a browser shows one. Both copies score alike, so
 //! both are kept, and the main text says everything twice. [`drop_repeats`] keeps the first
 //! copy: an element whose kept words, in order, equal those of an earlier element outside it
-//! loses its text, when both are passages: at least [`RuleOptions::min_repeat_words`](super::RuleOptions::min_repeat_words) words in at least two of
+//! loses its text, when both are passages: at least `min_words` (the rules' `min_repeat_words`) words in at least two of
 //! boilerpipe's text blocks, and no preformatted text (code samples repeat on purpose). A
 //! paragraph repeated on its own is one block and stays, as do repeats inside one element
 //! (its own text is never compared with itself) and copies inside a tab panel
@@ -18,6 +19,9 @@
 use crate::dom::{is_tab_panel_role, Dom, Kind, Tag, NONE};
 use crate::features::blocks::Blocks;
 use rustc_hash::FxHashMap;
+
+/// Words a repeated passage has at least (the `repeats` rule's default `min_repeat_words`).
+pub const MIN_REPEAT_WORDS: u32 = 10;
 
 /// Base of the polynomial sequence hash (odd, so powers stay invertible mod 2⁶⁴).
 const BASE: u64 = 0x100_0000_01b3;

@@ -1,0 +1,238 @@
+//! What a page's markup says of its main content, read by the features and the rules alike:
+//! where the main content starts by the page's own account (a WCAG skip link's target, else
+//! HTML's `<main>`), and the markup key that finds a post's twins (a forum's replies marked up
+//! as its opening post).
+
+use crate::dom::{Dom, Kind, Tag};
+use crate::features::vocabulary::SKIP_TEXTS;
+use rustc_hash::FxHasher;
+use std::hash::{Hash, Hasher};
+
+/// Most words of a skip link's text.
+const MAX_LINK_WORDS: usize = 8;
+
+/// Skip links tried for a target: the first few; a page has one or two.
+const MAX_SKIP_LINKS: usize = 4;
+
+/// Whether `text` (a link's text) is a skip link's to the main content: lowercased, cut at the
+/// first comma or bracket ("Skip to main content, accesskey 's'"), with trailing punctuation and
+/// runs of spaces dropped, it is one of [`SKIP_TEXTS`]. O(length).
+pub fn is_skip_text(text: &str) -> bool {
+    let head = text.split([',', '(', '[', '|']).next().unwrap_or("");
+    let words: Vec<String> = head
+        .split_whitespace()
+        .map(str::to_lowercase)
+        .filter(|w| w.chars().any(char::is_alphanumeric))
+        .collect();
+    if words.is_empty() || words.len() > MAX_LINK_WORDS {
+        return false;
+    }
+    let mut joined = words.join(" ");
+    joined.truncate(
+        joined
+            .trim_end_matches(|c: char| !c.is_alphanumeric())
+            .len(),
+    );
+    SKIP_TEXTS.contains(&joined.as_str())
+}
+
+/// Where the page's main content starts by its own account: the target of its first skip link
+/// to the main content (an `<a href="#id">` whose text [`is_skip_text`]; the first element with
+/// that `id` after the link), else `main_landmark`, its first `<main>` or `role=main` element
+/// ([`crate::features::PageFeatures::main_landmark`]). `None` when it has neither.
+///
+/// # Complexity
+/// O(n): one walk for the links (a link's subtree is read once, for its text), and after the
+/// first skip link one for the ids.
+pub fn main_start(dom: &Dom, main_landmark: Option<usize>) -> Option<usize> {
+    let n = dom.len();
+    let mut links: Vec<(usize, &str)> = Vec::new();
+    let mut i = 0;
+    while i < n && links.len() < MAX_SKIP_LINKS {
+        let node = dom.node(i);
+        let id = (node.kind == Kind::Element && node.tag == Tag::A)
+            .then(|| dom.attr(i, "href"))
+            .flatten()
+            .and_then(|h| h.trim().strip_prefix('#'))
+            .filter(|id| !id.is_empty());
+        let Some(id) = id else {
+            i += 1;
+            continue;
+        };
+        let end = node.end as usize;
+        let mut text = String::new();
+        for t in (i..end).filter(|&t| dom.node(t).kind == Kind::Text) {
+            text.push_str(dom.text(t));
+            text.push(' ');
+        }
+        if is_skip_text(&text) {
+            links.push((end, id));
+        }
+        i = end;
+    }
+    let Some(&(first, _)) = links.first() else {
+        return main_landmark;
+    };
+    let mut target: Option<(usize, usize)> = None; // (link rank, element)
+    for t in first..n {
+        if dom.node(t).kind != Kind::Element {
+            continue;
+        }
+        let Some(id) = dom.attr(t, "id") else {
+            continue;
+        };
+        let rank = links
+            .iter()
+            .position(|&(after, want)| t >= after && want == id);
+        if let Some(r) = rank.filter(|&r| target.is_none_or(|(best, _)| r < best)) {
+            target = Some((r, t));
+            if r == 0 {
+                break;
+            }
+        }
+    }
+    target.map(|(_, t)| t).or(main_landmark)
+}
+
+/// The markup key of node `i`: a hash of the tag and trimmed `class` of the element, its parent
+/// and its grandparent; 0 for other nodes and for elements with no class, which name nothing.
+/// O(attributes of the three elements).
+pub fn markup_key(dom: &Dom, i: usize) -> u64 {
+    let class = |i: usize| dom.attr(i, "class").unwrap_or("").trim();
+    let own = |i: usize| {
+        let mut h = FxHasher::default();
+        (dom.node(i).tag.0, class(i)).hash(&mut h);
+        h.finish()
+    };
+    if dom.node(i).kind != Kind::Element || class(i).is_empty() {
+        return 0;
+    }
+    let p = dom.parent(i);
+    let g = p.and_then(|p| dom.parent(p));
+    let mut h = FxHasher::default();
+    (own(i), p.map(own), g.map(own)).hash(&mut h);
+    h.finish() | 1
+}
+
+/// Words a main-region element holds at least to be a post whose markup twins are counted
+/// (the `forum-replies` rule's default `min_post_words`).
+pub const MIN_POST_WORDS: u32 = 20;
+
+/// The markup signals of one page that the feature columns read: its main start, the twins of
+/// its main region's posts, and the words of later copies of repeated passages.
+pub(super) struct Signals {
+    /// The page's main start ([`main_start`]).
+    pub main_start: Option<usize>,
+    /// Per node, whether it lies in a twin of a post of the main region ([`twins`]).
+    pub twin: Vec<bool>,
+    /// The twins on the page, each counted once.
+    pub twins: u32,
+    /// Per node, the visible words of its subtree in later copies of repeated passages.
+    pub repeat_words: Vec<u32>,
+}
+
+impl Signals {
+    /// The signals of a page; `main` is its main region (see the `in_main_region` column).
+    ///
+    /// # Complexity
+    /// O(n): [`main_start`], [`twins`], [`super::repeats::drop_repeats`] over every visible
+    /// text node, and one bottom-up pass.
+    pub fn new(
+        dom: &Dom,
+        visible: &[bool],
+        counts: &[super::counts::Counts],
+        blocks: &super::blocks::Blocks,
+        main: Option<usize>,
+        main_landmark: Option<usize>,
+    ) -> Signals {
+        let n = dom.len();
+        let (twin, twins) = twins(dom, visible, counts, main);
+        let mut keep = vec![true; n];
+        super::repeats::drop_repeats(
+            dom,
+            visible,
+            blocks,
+            super::repeats::MIN_REPEAT_WORDS,
+            &mut keep,
+        );
+        let mut repeat_words = vec![0u32; n];
+        for i in (1..n).rev() {
+            if !keep[i] && visible[i] && dom.node(i).kind == Kind::Text {
+                repeat_words[i] += counts[i].words;
+            }
+            repeat_words[dom.node(i).parent as usize] += repeat_words[i];
+        }
+        Signals {
+            main_start: main_start(dom, main_landmark),
+            twin,
+            twins,
+            repeat_words,
+        }
+    }
+
+    /// Node `i`'s relation to the main start: 1 inside it, 2 a proper ancestor, 3 before it in
+    /// document order, 4 after it; 0 on a page without one. O(1).
+    pub fn main_start_relation(&self, dom: &Dom, i: usize) -> f32 {
+        let Some(s) = self.main_start else {
+            return 0.0;
+        };
+        let (s_end, i_end) = (dom.node(s).end as usize, dom.node(i).end as usize);
+        if s <= i && i < s_end {
+            1.0
+        } else if i < s && s < i_end {
+            2.0
+        } else if i_end <= s {
+            3.0
+        } else {
+            4.0
+        }
+    }
+}
+
+/// The markup twins of the posts of the main region `main`: the posts are the region and its
+/// visible descendant elements with at least [`MIN_POST_WORDS`] words; a twin is a visible element
+/// outside the region and not holding it whose [`markup_key`] is a post's (a forum's replies
+/// beside its opening post, a listing's items beside the first). Returns per node whether it
+/// lies in a twin, and the number of twins (a twin's subtree is not searched again).
+///
+/// # Complexity
+/// O(n) plus a markup key per visible element tried.
+fn twins(
+    dom: &Dom,
+    visible: &[bool],
+    counts: &[super::counts::Counts],
+    main: Option<usize>,
+) -> (Vec<bool>, u32) {
+    let n = dom.len();
+    let mut twin = vec![false; n];
+    let Some(m) = main else {
+        return (twin, 0);
+    };
+    let end = dom.node(m).end as usize;
+    let posts: rustc_hash::FxHashSet<u64> = (m..end)
+        .filter(|&d| visible[d] && counts[d].words >= MIN_POST_WORDS)
+        .map(|d| markup_key(dom, d))
+        .filter(|&k| k != 0)
+        .collect();
+    if posts.is_empty() {
+        return (twin, 0);
+    }
+    let mut found = 0;
+    let mut i = 0;
+    while i < n {
+        if i == m {
+            i = end;
+            continue;
+        }
+        let i_end = dom.node(i).end as usize;
+        let holds = i < m && m < i_end;
+        if !holds && visible[i] && posts.contains(&markup_key(dom, i)) {
+            twin[i..i_end].fill(true);
+            found += 1;
+            i = i_end;
+        } else {
+            i += 1;
+        }
+    }
+    (twin, found)
+}
