@@ -41,9 +41,29 @@ peer the same decoded str, to measure how much decoding matters)
                         per line.
     Resiliparse 2.0.1   ``extract_plain_text(str, main_content=True)``; the str is made with
                         ``detect_encoding`` + ``bytes_to_str`` (its own recommended path).
+    rs-trafilatura 0.2.2
+                        (Rust) ``rs_trafilatura::extract_bytes(raw_bytes)`` with the default
+                        ``Options`` (include_comments=false, include_tables=true, neither
+                        favor_precision nor favor_recall, no url), text = ``content_text``; the
+                        crate decodes the bytes itself (its README's call for unknown encodings:
+                        first ``<meta charset>``/http-equiv charset in the first 1024 bytes,
+                        else UTF-8, lossy). Its page-type classifier was trained on WCXB's dev
+                        split, so its wcxb-dev figure is marked in-sample (``IN_SAMPLE``).
+    dom_smoothie 0.19.0 (Rust) ``Readability::new(str, None, Some(Config::default()))`` then
+                        ``parse()``, text = the article's ``text_content`` (TextMode::Raw, i.e.
+                        readability.js's textContent). str-only API and no decoder of its own,
+                        so the bytes are decoded with encoding_rs: byte-order mark, else the
+                        first ``<meta>`` charset in the first 1024 bytes (WHATWG prescan,
+                        simplified), else UTF-8 (lossy).
 
-    Every peer runs in worker processes (``--jobs``, default 1); a page that raises or takes
-    longer than ``--timeout`` seconds scores 0 and is counted (column ``status``).
+    The Python peers run in worker processes (``--jobs``, default 1); a page that raises or
+    takes longer than ``--timeout`` seconds scores 0 and is counted (column ``status``). The
+    Rust peers run in ``bench/rust-peers`` (a standalone Cargo project that ``bench/run.sh``
+    builds; ``--rust-peers-bin``), one process per set: ``rust-peers --system NAME -j JOBS
+    --timeout-ms TIMEOUT --time --manifest M``, ``pagelevel extract``'s JSON lines; a panic is
+    caught per page and, like an ``Err`` or a page over the timeout, scores 0 (a "nothing found"
+    answer, rs-trafilatura ``NoContent`` or dom_smoothie ``GrabFailed``, is an empty text, as
+    trafilatura's ``None`` is). ``--decode-all`` does not change the Rust peers' input.
 
 pagelevel
     ``<binary> extract --manifest M [ARGS]`` when ``extract --help`` mentions ``--manifest``,
@@ -73,9 +93,12 @@ Speed (``--speed``, on by default; ``--no-speed`` skips it)
     rate shown too) on one core (the process pins itself to CPU 0), sequential, wcxb-dev pages
     loaded into memory first, timing only the extraction calls (for Resiliparse, detect_encoding +
     bytes_to_str + extract_plain_text; for trafilatura, extract on the bytes). ``--speed-peers``
-    adds the other peers. pagelevel: its own ``bench --manifest`` output, and the wall time of
-    ``taskset -c 0 <binary> -j 1 extract`` over all wcxb-dev pages (one process, reading the
-    .gz files included; its CPU time from getrusage of the child).
+    adds the other peers. For rs-trafilatura and dom_smoothie the binary times itself:
+    ``taskset -c 0 rust-peers --time -j 1`` sums each page's extraction call (decoding included;
+    reading and gunzipping not; no warm-up) on that thread's CPU clock and on the wall clock.
+    pagelevel: its own ``bench --manifest`` output, and the wall time of ``taskset -c 0
+    <binary> -j 1 extract`` over all wcxb-dev pages (one process, reading the .gz files
+    included; its CPU time from getrusage of the child).
 
 Output
     ``bench/out/<set>/<system>.csv``: one row per page (id, type, lang, status, seconds, P, R,
@@ -83,7 +106,8 @@ Output
     ``--write-docs`` replaces the block between ``<!-- bench:begin -->`` and
     ``<!-- bench:end -->`` in docs/quality.md (or appends it), keeping the rest of the file.
     ``--reuse`` loads a peer's per-page CSVs from bench/out instead of running it again when
-    they exist for every selected set (pagelevel is always run).
+    they exist for every selected set (pagelevel is always run). The report marks a figure
+    ``(in-sample)`` where ``IN_SAMPLE`` says the system was trained or tuned on that set.
 """
 
 from __future__ import annotations
@@ -111,23 +135,38 @@ REPO = BENCH.parent
 SETS = ["wcxb-dev", "l3s-gn1", "readability", "cleaneval-dev", "sites", "chaos"]
 WCXB_TYPES = ["article", "service", "forum", "listing", "product", "collection", "documentation"]
 PEERS = ["trafilatura", "readability", "boilerpipe", "justext", "resiliparse"]
+# Rust peers, run by bench/rust-peers's binary: system name → its --system value.
+RUST_PEERS = {"rs-trafilatura": "rs-trafilatura", "dom_smoothie": "dom-smoothie"}
+ALL_PEERS = PEERS + list(RUST_PEERS)
 PEER_LABEL = {
     "trafilatura": "trafilatura",
     "readability": "Readability",
     "boilerpipe": "boilerpipe",
     "justext": "jusText",
     "resiliparse": "Resiliparse",
+    "rs-trafilatura": "rs-trafilatura",
+    "dom_smoothie": "dom_smoothie",
 }
-# Reference means (trafilatura, Readability, jusText, Resiliparse) given with the task.
+# Reference means given with the task, per peer and set.
 REFERENCE = {
-    "wcxb-dev": (0.811, 0.695, 0.695, 0.783),
-    "l3s-gn1": (0.889, 0.919, 0.801, 0.817),
-    "readability": (0.932, 0.964, 0.552, 0.924),
-    "cleaneval-dev": (0.767, 0.841, 0.832, 0.869),
-    "sites": (0.951, 0.935, 0.885, 0.895),
-    "chaos": (0.939, 0.937, 0.874, 0.887),
+    "trafilatura": {"wcxb-dev": 0.811, "l3s-gn1": 0.889, "readability": 0.932,
+                    "cleaneval-dev": 0.767, "sites": 0.951, "chaos": 0.939},
+    "readability": {"wcxb-dev": 0.695, "l3s-gn1": 0.919, "readability": 0.964,
+                    "cleaneval-dev": 0.841, "sites": 0.935, "chaos": 0.937},
+    "justext": {"wcxb-dev": 0.695, "l3s-gn1": 0.801, "readability": 0.552,
+                "cleaneval-dev": 0.832, "sites": 0.885, "chaos": 0.874},
+    "resiliparse": {"wcxb-dev": 0.783, "l3s-gn1": 0.817, "readability": 0.924,
+                    "cleaneval-dev": 0.869, "sites": 0.895, "chaos": 0.887},
+    "rs-trafilatura": {"wcxb-dev": 0.842, "l3s-gn1": 0.789, "cleaneval-dev": 0.687,
+                       "sites": 0.877},
+    "dom_smoothie": {"wcxb-dev": 0.765, "l3s-gn1": 0.929, "cleaneval-dev": 0.879,
+                     "sites": 0.940},
 }
-REFERENCE_PEERS = ("trafilatura", "readability", "justext", "resiliparse")
+# Sets a system was trained or tuned on (its figure there is in-sample), per system label.
+IN_SAMPLE = {"rs-trafilatura": {"wcxb-dev"}}
+IN_SAMPLE_WHY = {
+    "rs-trafilatura": "its page-type classifier was trained on WCXB's dev split",
+}
 BEGIN, END = "<!-- bench:begin -->", "<!-- bench:end -->"
 
 # ---------------------------------------------------------------------------------------------
@@ -488,6 +527,13 @@ def run_pagelevel(binary: Path, mode: str, data: Path, name: str, pages: list[di
         stdout = e.stdout.decode() if isinstance(e.stdout, bytes) else (e.stdout or "")
         stderr = f"timed out after {timeout:g} s"
     wall = time.perf_counter() - t0
+    return parse_extract_lines(stdout, data, pages), wall, stderr
+
+
+def parse_extract_lines(stdout: str, data: Path, pages: list[dict]) -> dict:
+    """{page index: (status, text or message, secs)} from `extract`'s JSON lines: an `error`
+    is status "error" ("timeout" when the message starts with "timeout"); `seconds` is read
+    when present (bench/rust-peers with --time), else 0."""
     # Map every spelling of a page's path the binary may echo back to its index.
     keys: dict[str, int] = {}
     for i, p in enumerate(pages):
@@ -511,11 +557,42 @@ def run_pagelevel(binary: Path, mode: str, data: Path, name: str, pages: list[di
             i = next((j for j, p in enumerate(pages) if path.endswith(p["html"])), None)
         if i is None:
             continue
+        secs = float(obj.get("seconds") or 0.0)
         if obj.get("error"):
-            got[i] = ("error", str(obj["error"])[:300], 0.0)
+            err = str(obj["error"])
+            got[i] = ("timeout" if err.startswith("timeout") else "error", err[:300], secs)
         else:
-            got[i] = ("ok", obj.get("text") or "", 0.0)
-    return got, wall, stderr
+            got[i] = ("ok", obj.get("text") or "", secs)
+    return got
+
+
+def rust_peers_bin_default() -> Path:
+    """bench/rust-peers's binary: $RUST_PEERS_BIN, else under $CARGO_TARGET_DIR or the
+    project's own target folder."""
+    if os.environ.get("RUST_PEERS_BIN"):
+        return Path(os.environ["RUST_PEERS_BIN"])
+    target = os.environ.get("CARGO_TARGET_DIR") or str(BENCH / "rust-peers" / "target")
+    return Path(target) / "release" / "rust-peers"
+
+
+def run_rust_peer(binary: Path, peer: str, data: Path, name: str, pages: list[dict],
+                  jobs: int, timeout: float) -> tuple[list, float, str]:
+    """Runs bench/rust-peers over one set's manifest; returns (results in page order, wall,
+    stderr). A page missing from the output is an error."""
+    cmd = [str(binary), "--system", RUST_PEERS[peer], "-j", str(max(1, jobs)),
+           "--timeout-ms", str(int(timeout * 1000)), "--time",
+           "--manifest", str(data / name / "manifest.jsonl")]
+    t0 = time.perf_counter()
+    try:
+        proc = subprocess.run(cmd, capture_output=True, text=True, cwd=str(data),
+                              timeout=max(600.0, 2.0 * timeout * len(pages)))
+        stdout, stderr = proc.stdout, proc.stderr
+    except subprocess.TimeoutExpired as e:
+        stdout = e.stdout.decode() if isinstance(e.stdout, bytes) else (e.stdout or "")
+        stderr = "timed out"
+    got = parse_extract_lines(stdout, data, pages)
+    results = [got.get(i, ("error", "missing from output", 0.0)) for i in range(len(pages))]
+    return results, time.perf_counter() - t0, stderr
 
 
 # ---------------------------------------------------------------------------------------------
@@ -638,13 +715,20 @@ def build_report(scores: dict, sets: list[str], systems: list[str], speed_md: st
                 flag = f" ({sm['errors']}e/{sm['timeouts']}t)"
             if sm["recovered"]:
                 flag += f" [{sm['recovered']}r]"
+            if s in IN_SAMPLE.get(sysname, ()):
+                flag += " (in-sample)"
             cells.append(f"{sm['mean']:.3f}{flag}")
         mean_sets = f"{statistics.fmean(vals):.3f}" if len(vals) == len(sets) else "–"
         body.append([sysname] + cells + [mean_sets])
     parts.append("Mean word-F1 per set (`(Ne/Nt)`: pages that raised / timed out, scored 0; "
                  "`[Nr]`: pages where boilerpy3's parser raised and its partial text was "
-                 "scored):\n\n"
+                 "scored; `(in-sample)`: the system was trained or tuned on that set):\n\n"
                  + md_table(header, body))
+    for x in systems:
+        if IN_SAMPLE.get(x, set()) & set(sets):
+            notes = notes + [f"{x}: in-sample on {', '.join(sorted(IN_SAMPLE[x] & set(sets)))} "
+                             f"({IN_SAMPLE_WHY.get(x, 'trained or tuned there')}); its mean of "
+                             "sets includes that figure"]
 
     body = []
     for sysname in systems:
@@ -674,27 +758,33 @@ def build_report(scores: dict, sets: list[str], systems: list[str], speed_md: st
             for t in types:
                 sub = [r for r in rows if r["type"] == t]
                 cells.append(f"{summarize(sub)['mean']:.3f}")
-            body.append([sysname] + cells + [f"{summarize(rows)['mean']:.3f}"])
+            name = sysname + (" (in-sample)" if "wcxb-dev" in IN_SAMPLE.get(sysname, ()) else "")
+            body.append([name] + cells + [f"{summarize(rows)['mean']:.3f}"])
         parts.append("wcxb-dev mean word-F1 per page type:\n\n"
                      + md_table(["system"] + [f"{t} (n={counts[t]})" for t in types] + ["all"],
                                 body))
 
+    # a column per peer with reference means that ran; a row per set with any reference
+    ref_peers = [p for p in REFERENCE if any((PEER_LABEL[p], s) in scores for s in sets)]
     ref_rows = []
     for s in sets:
-        if s not in REFERENCE:
+        if not any(s in REFERENCE[p] for p in ref_peers):
             continue
         cells = []
-        for peer, ref in zip(REFERENCE_PEERS, REFERENCE[s]):
+        for peer in ref_peers:
+            ref = REFERENCE[peer].get(s)
             rows = scores.get((PEER_LABEL[peer], s))
-            if rows is None:
+            m = summarize(rows)["mean"] if rows is not None else None
+            if ref is None:
+                cells.append("–" if m is None else f"{m:.3f} / –")
+            elif m is None:
                 cells.append(f"– / {ref:.3f}")
-                continue
-            m = summarize(rows)["mean"]
-            cells.append(f"{m:.3f} / {ref:.3f} ({m - ref:+.3f})")
+            else:
+                cells.append(f"{m:.3f} / {ref:.3f} ({m - ref:+.3f})")
         ref_rows.append([s] + cells)
-    if ref_rows and any((PEER_LABEL[p], s) in scores for p in REFERENCE_PEERS for s in sets):
+    if ref_rows:
         parts.append("Measured / reference mean F1 (difference):\n\n"
-                     + md_table(["set"] + [PEER_LABEL[p] for p in REFERENCE_PEERS], ref_rows))
+                     + md_table(["set"] + [PEER_LABEL[p] for p in ref_peers], ref_rows))
     if speed_md:
         parts.append(speed_md)
     if notes:
@@ -707,7 +797,8 @@ def build_report(scores: dict, sets: list[str], systems: list[str], speed_md: st
 
 
 def measure_speed(data: Path, peers: list[str], binary: Path | None, mode: str | None,
-                  pl_runs: list[tuple[str, list[str]]], rounds: int) -> str:
+                  pl_runs: list[tuple[str, list[str]]], rounds: int,
+                  rust_bin: Path | None = None) -> str:
     pages = load_pages(data, "wcxb-dev")
     raws = [read_html(p["html_abs"]) for p in pages]
     mb = sum(map(len, raws)) / 1e6
@@ -725,6 +816,21 @@ def measure_speed(data: Path, peers: list[str], binary: Path | None, mode: str |
                 f"{n / wall:.1f}", what]
 
     for peer in peers:
+        if peer in RUST_PEERS:
+            best = None
+            for _ in range(rounds):
+                t = time_rust_peer(rust_bin, peer, data)
+                if t and (best is None or t["cpu_s"] < best["cpu_s"]):
+                    best = t
+            if best is None:
+                continue
+            rows.append(row(PEER_LABEL[peer], best["cpu_s"], best["wall_s"],
+                            "in-process calls (decoding included), timed by `rust-peers --time "
+                            "-j 1` per page with the thread's CPU clock; reading and gunzipping "
+                            f"not timed ({best['errors']} failed)"))
+            print(f"  speed {PEER_LABEL[peer]}: {len(pages) / best['cpu_s']:.1f} pages/CPU-s",
+                  file=sys.stderr)
+            continue
         # warm-up: imports, stoplists, caches
         for raw, p in zip(raws[:3], pages[:3]):
             try:
@@ -787,6 +893,28 @@ def measure_speed(data: Path, peers: list[str], binary: Path | None, mode: str |
     return md
 
 
+def time_rust_peer(binary: Path, peer: str, data: Path) -> dict | None:
+    """One `taskset -c 0 rust-peers --time -j 1` run over wcxb-dev: its stderr's sums of the
+    per-page extraction call's thread CPU and wall seconds, and the failed pages."""
+    cmd = [str(binary), "--system", RUST_PEERS[peer], "-j", "1", "--timeout-ms", "0", "--time",
+           "--manifest", str(data / "wcxb-dev" / "manifest.jsonl")]
+    if sys.platform.startswith("linux"):
+        cmd = ["taskset", "-c", "0"] + cmd
+    try:
+        proc = subprocess.run(cmd, capture_output=True, text=True, timeout=3600)
+    except (OSError, subprocess.TimeoutExpired) as e:
+        print(f"  speed {PEER_LABEL[peer]} failed: {e}", file=sys.stderr)
+        return None
+    lines = [ln for ln in proc.stderr.splitlines() if ln.startswith("{")]
+    if proc.returncode != 0 or not lines:
+        print(f"  speed {PEER_LABEL[peer]} failed: {proc.stderr.strip()[:300]}", file=sys.stderr)
+        return None
+    t = json.loads(lines[-1])
+    t["errors"] = sum(1 for ln in proc.stdout.split("\n")
+                      if ln.startswith("{") and json.loads(ln).get("error"))
+    return t
+
+
 # ---------------------------------------------------------------------------------------------
 # docs
 
@@ -809,7 +937,8 @@ def write_docs(path: Path, block: str):
 def main(argv=None):
     ap = argparse.ArgumentParser(
         description="WCXB word-F1 of pagelevel and its peers (trafilatura, Readability, "
-                    "boilerpipe, jusText, Resiliparse) on the shared data sets, and speed.",
+                    "boilerpipe, jusText, Resiliparse, rs-trafilatura, dom_smoothie) on the "
+                    "shared data sets, and speed.",
         formatter_class=argparse.RawDescriptionHelpFormatter,
         epilog="Examples:\n"
                "  bash bench/run.sh                              # everything\n"
@@ -821,10 +950,14 @@ def main(argv=None):
     ap.add_argument("--sets", default=",".join(SETS), help="comma-separated sets (default: all)")
     ap.add_argument("--systems", default="all",
                     help="comma-separated: all, peers, pagelevel, or peer names "
-                         f"({', '.join(PEERS)})")
+                         f"({', '.join(ALL_PEERS)})")
     ap.add_argument("--binary", type=Path,
                     default=Path(os.environ.get("PAGELEVEL_BIN", REPO.parent / "target" / "release" / "pagelevel")),
                     help="pagelevel binary (default: $PAGELEVEL_BIN or ../target/release/pagelevel)")
+    ap.add_argument("--rust-peers-bin", type=Path, default=rust_peers_bin_default(),
+                    help="bench/rust-peers binary, built by run.sh (default: $RUST_PEERS_BIN, "
+                         "else $CARGO_TARGET_DIR/release/rust-peers, else "
+                         "bench/rust-peers/target/release/rust-peers)")
     ap.add_argument("--pagelevel-args", default=None,
                     help='extra flags for one pagelevel run, e.g. "--variant smooth"')
     ap.add_argument("--pagelevel-run", action="append", default=[], metavar="LABEL=ARGS",
@@ -832,7 +965,8 @@ def main(argv=None):
     ap.add_argument("--pagelevel-oof", action="append", default=[], metavar="LABEL=FILE",
                     help="rows \"pagelevel (LABEL, out of fold)\" from the per-page scores of "
                          "`pagelevel train --cv --dry-run --pages FILE`; repeatable")
-    ap.add_argument("--jobs", type=int, default=1, help="peer worker processes (default 1)")
+    ap.add_argument("--jobs", type=int, default=1,
+                    help="peer worker processes, or the Rust peers' threads (default 1)")
     ap.add_argument("--timeout", type=float, default=60.0,
                     help="per-page timeout in seconds for a peer (default 60)")
     ap.add_argument("--decode-all", action="store_true",
@@ -848,7 +982,8 @@ def main(argv=None):
                     help="also write every extracted text to OUT/text/<system>/<set>/<id>.txt")
     ap.add_argument("--no-speed", dest="speed", action="store_false", help="skip the speed runs")
     ap.add_argument("--speed-peers", default="trafilatura,resiliparse",
-                    help="peers timed for speed (default trafilatura,resiliparse)")
+                    help="peers timed for speed (default trafilatura,resiliparse; "
+                         "rs-trafilatura and dom_smoothie may be added)")
     ap.add_argument("--speed-rounds", type=int, default=1,
                     help="timing rounds per peer, the fastest kept (default 1)")
     ap.add_argument("--write-docs", action="store_true",
@@ -865,8 +1000,8 @@ def main(argv=None):
         if not (args.data / s / "manifest.jsonl").is_file():
             ap.error(f"no manifest for set {s!r} under {args.data}")
     want = {x.strip() for x in args.systems.split(",") if x.strip()}
-    peers = [p for p in PEERS if want & {"all", "peers", p}]
-    unknown = want - {"all", "peers", "pagelevel"} - set(PEERS)
+    peers = [p for p in ALL_PEERS if want & {"all", "peers", p}]
+    unknown = want - {"all", "peers", "pagelevel"} - set(ALL_PEERS)
     if unknown:
         ap.error(f"unknown systems: {', '.join(sorted(unknown))}")
     want_pl = bool(want & {"all", "pagelevel"}) or bool(args.pagelevel_run) or args.pagelevel_args is not None
@@ -881,6 +1016,8 @@ def main(argv=None):
         pl_runs.append(("pagelevel", []))
 
     notes: list[str] = []
+    args.rust_peers_bin = args.rust_peers_bin.resolve()
+    rust_ok = args.rust_peers_bin.is_file() and os.access(args.rust_peers_bin, os.X_OK)
     mode = None
     if want_pl:
         mode = pagelevel_mode(args.binary)
@@ -948,6 +1085,32 @@ def main(argv=None):
                     scores[(label, s)] = read_csv(csvs[s])
                 print(f"{label:24s} reused {out}/*/{slug(label)}.csv", file=sys.stderr)
                 continue
+            if peer in RUST_PEERS and not rust_ok:
+                systems.remove(label)
+                msg = (f"{label} skipped: no binary at {args.rust_peers_bin} (bench/run.sh "
+                       "builds bench/rust-peers with cargo)")
+                print("NOTE: " + msg, file=sys.stderr)
+                notes.append(msg)
+                continue
+            if peer in RUST_PEERS:
+                for s in sets:
+                    pages = pages_by_set[s]
+                    results, wall, stderr = run_rust_peer(args.rust_peers_bin, peer, data, s,
+                                                          pages, args.jobs, args.timeout)
+                    rows = score_rows(pages, results)
+                    write_csv(csvs[s], rows)
+                    if args.save_text:
+                        save_texts(out, label, s, pages, results)
+                    scores[(label, s)] = rows
+                    sm = summarize(rows)
+                    print(f"{label:24s} {s:14s} F1 {sm['mean']:.3f}  ({wall:.1f} s, "
+                          f"{sm['errors']} errors, {sm['timeouts']} timeouts)", file=sys.stderr,
+                          flush=True)
+                    if sm["errors"] == len(pages):
+                        first = next((ln for ln in stderr.splitlines() if ln.strip()), "no stderr")
+                        notes.append(f"{label} printed nothing usable on {s} (scored 0): "
+                                     f"{first[:200]}")
+                continue
             if pool is None:
                 pool = Pool(args.jobs, {"decode_all": args.decode_all,
                                         "boilerpipe_raw": args.boilerpipe_raw})
@@ -976,7 +1139,7 @@ def main(argv=None):
     speed_md = ""
     if args.speed:
         speed_peers = [p for p in args.speed_peers.split(",") if p]
-        bad = [p for p in speed_peers if p not in PEERS]
+        bad = [p for p in speed_peers if p not in ALL_PEERS]
         if bad:
             ap.error(f"unknown speed peers: {', '.join(bad)}")
         print("speed runs (one core) ...", file=sys.stderr)
@@ -984,8 +1147,12 @@ def main(argv=None):
         # out-of-fold file: the default extract, one process, one core.
         speed_runs = pl_runs or [("pagelevel", [])]
         speed_mode = mode or pagelevel_mode(args.binary)
+        if not rust_ok and any(p in RUST_PEERS for p in speed_peers):
+            notes.append(f"speed of {', '.join(p for p in speed_peers if p in RUST_PEERS)} "
+                         f"not measured: no binary at {args.rust_peers_bin}")
+            speed_peers = [p for p in speed_peers if p not in RUST_PEERS]
         speed_md = measure_speed(data, speed_peers, args.binary, speed_mode,
-                                 speed_runs, args.speed_rounds)
+                                 speed_runs, args.speed_rounds, args.rust_peers_bin)
 
     if args.boilerpipe_raw:
         notes.append("--boilerpipe-raw: boilerpy3 got pages without <body> unchanged and its "
@@ -1018,6 +1185,12 @@ def peer_versions() -> str:
             parts.append(f"{dist} {version(dist)}")
         except PackageNotFoundError:
             parts.append(f"{dist} (not installed)")
+    # the Rust peers' versions are the ones bench/rust-peers/Cargo.lock pins
+    lock = BENCH / "rust-peers" / "Cargo.lock"
+    if lock.is_file():
+        pinned = dict(re.findall(r'name = "([^"]+)"\nversion = "([^"]+)"', lock.read_text()))
+        parts += [f"{c} {pinned[c]} (Rust)" for c in ("rs-trafilatura", "dom_smoothie")
+                  if c in pinned]
     return ", ".join(parts)
 
 
