@@ -4,6 +4,7 @@
 use pagelevel::features::{self, FeatureOptions};
 use pagelevel::model::math::sigmoid;
 use pagelevel::model::stack::{features as stacked, s, Stage2, Tree, STACK_COUNT, STACK_NAMES};
+use pagelevel::model::stack::{IN_COMMENTS, IN_MAIN_START};
 use pagelevel::model::{Model, VERSION, VERSION_WITHOUT_THRESHOLD};
 use pagelevel::segment::{scored_mask, DEFAULT_MIN_AREA};
 use pagelevel::Page;
@@ -29,12 +30,15 @@ fn check(z: &[f32], k: usize, want: &[f32]) {
 }
 
 /// root (12 words) → A (6) → A1 (4), A2 (2); root → B (3), C (2). Own words: root 1, A 0,
-/// A1 4, A2 2, B 3, C 2. Scores: root .4, A .2, A1 .1, A2 .3, B .9, C .7.
+/// A1 4, A2 2, B 3, C 2. Scores: root .4, A .2, A1 .1, A2 .3, B .9, C .7. The root is the
+/// page's main start (so every node lies in it); A2 and C lie in comment regions.
 fn hand_tree() -> (Tree, Vec<f32>) {
+    let (c, m) = (IN_COMMENTS, IN_MAIN_START);
     let tree = Tree {
         nodes: (0..6).collect(),
         parent: vec![NO_PARENT, 0, 1, 1, 0, 0],
         words: vec![12, 6, 4, 2, 3, 2],
+        regions: vec![m, m, m, m | c, m, m | c],
     };
     (tree, vec![0.4, 0.2, 0.1, 0.3, 0.9, 0.7])
 }
@@ -93,6 +97,9 @@ fn stacked_features_of_a_hand_worked_tree() {
         &[0.0, 0.0, 0.0, 0.0, 0.0, 3.0 / 12.0],
     );
     check(&z, s::MAIN_SHARE, &[0.5; 6]);
+    // Kept (s < 0.5): root 1, A 0, A1 4, A2 2 own words; A2 lies in comments.
+    check(&z, s::KEPT_OUTSIDE_COMMENTS, &[5.0; 6]);
+    check(&z, s::MAIN_START_KEPT_SHARE, &[7.0 / 12.0; 6]);
 }
 
 #[test]
@@ -102,6 +109,7 @@ fn stacked_features_of_a_page_without_words_and_a_deep_chain() {
         nodes: vec![0],
         parent: vec![NO_PARENT],
         words: vec![0],
+        regions: vec![],
     };
     let z = stacked(&tree, &[0.7]);
     for k in [
@@ -115,6 +123,9 @@ fn stacked_features_of_a_page_without_words_and_a_deep_chain() {
     }
     close(z[s::LOWER_WORD_SHARE], 0.0, "lower share");
     close(z[s::MAIN_SHARE], 0.0, "main share");
+    // No main start: the share is −1; no words kept anywhere.
+    close(z[s::MAIN_START_KEPT_SHARE], -1.0, "main start kept share");
+    close(z[s::KEPT_OUTSIDE_COMMENTS], 0.0, "kept outside comments");
     // A chain of 1,000,000 nodes (no recursion), each with one word of its own: the leaf is
     // the only content (net +1; each ancestor adds −0.8), so it is the main block, and the
     // root is 999,999 steps from it.
@@ -123,6 +134,7 @@ fn stacked_features_of_a_page_without_words_and_a_deep_chain() {
         nodes: (0..n as u32).collect(),
         parent: std::iter::once(NO_PARENT).chain(0..n - 1).collect(),
         words: (0..n as u32).map(|i| n as u32 - i).collect(),
+        regions: vec![],
     };
     let sc: Vec<f32> = (0..n).map(|i| if i + 1 == n { 0.0 } else { 0.9 }).collect();
     let z = stacked(&tree, &sc);
@@ -168,7 +180,7 @@ fn the_tree_of_a_page_and_its_stacked_features() {
     let p = page(PAGE);
     let pf = features::compute(&p.dom, None, &FeatureOptions::default());
     let (root, scored) = scored_mask(&p.dom, &pf, DEFAULT_MIN_AREA);
-    let tree = Tree::from_scored(&p.dom, &pf.counts, &scored);
+    let tree = Tree::from_scored(&p.dom, &pf, &scored);
     assert_eq!(tree.nodes[0] as usize, root);
     assert_eq!(p.dom.tag_name(root), "body");
     let (main, p1, p2, div, p3) = (
@@ -228,7 +240,7 @@ fn a_stacked_model_scores_from_the_first_stage_around_the_node() {
     let p = page(PAGE);
     let pf = features::compute(&p.dom, None, &FeatureOptions::default());
     let (_, scored) = scored_mask(&p.dom, &pf, DEFAULT_MIN_AREA);
-    let tree = Tree::from_scored(&p.dom, &pf.counts, &scored);
+    let tree = Tree::from_scored(&p.dom, &pf, &scored);
     let first = Model::embedded().score_page(&pf, &scored, &tree);
     let second = m.score_page(&pf, &scored, &tree);
     let mut seen = 0;

@@ -19,7 +19,8 @@ use serde::{Deserialize, Serialize};
 use smoothing::NO_PARENT;
 
 use crate::dom::{Dom, NONE};
-use crate::features::{Counts, COUNT, NAMES};
+use crate::features::names::COMMENT_GROUP_BIT;
+use crate::features::{PageFeatures, COUNT, NAMES};
 use crate::model::boost::{self, Forest, LANES};
 use crate::{Error, Result};
 
@@ -48,6 +49,8 @@ crate::features::columns! {
     MAIN_STEPS = "s1_main_steps": "Tree steps between the node and the main block, through their lowest common ancestor (the scored tree's edges). Top-down, O(1) a node.",
     MAIN_WORD_DISTANCE = "s1_main_word_distance": "Own words between the node's subtree and the main block's in document order (0 when one holds the other) / W; a node's own words count at its start. O(1) a node from prefix sums.",
     MAIN_SHARE = "s1_main_share": "The main block's subtree words / W (the same on every node); 0 on a page without words. O(1).",
+    KEPT_OUTSIDE_COMMENTS = "s1_kept_outside_comments": "Own words at nodes with s < 0.5 outside comment regions (the same on every node): the words the rules' comment gate counts, by the first stage. O(m) a page.",
+    MAIN_START_KEPT_SHARE = "s1_main_start_kept_share": "Share of the own words inside the page's own main start (skip-link target, else `<main>`) at nodes with s < 0.5 (the same on every node); −1 on a page without one or with no words in it. O(m) a page.",
 }
 
 /// A page's smoothing tree in compact form: its nodes in document order (arena preorder), each
@@ -60,7 +63,14 @@ pub struct Tree {
     pub parent: Vec<usize>,
     /// Visible words in each node's subtree (all of its arena subtree, scored or not).
     pub words: Vec<u32>,
+    /// Each node's regions, [`IN_COMMENTS`] and [`IN_MAIN_START`] bits (empty: none).
+    pub regions: Vec<u8>,
 }
+
+/// [`Tree::regions`] bit: the node lies in a comment region (named so, or an ancestor is).
+pub const IN_COMMENTS: u8 = 1;
+/// [`Tree::regions`] bit: the node lies in the page's own main start (its subtree).
+pub const IN_MAIN_START: u8 = 2;
 
 impl Tree {
     /// The tree of the nodes for which `scored` holds: a set closed under parents within one
@@ -68,7 +78,11 @@ impl Tree {
     ///
     /// # Complexity
     /// O(n).
-    pub fn from_scored(dom: &Dom, counts: &[Counts], scored: &[bool]) -> Tree {
+    pub fn from_scored(dom: &Dom, pf: &PageFeatures, scored: &[bool]) -> Tree {
+        let counts = &pf.counts;
+        let start = pf
+            .main_start
+            .map_or(0..0, |m| m..dom.node(m).end as usize);
         let mut compact = vec![NONE; scored.len()];
         let mut t = Tree::default();
         for (i, _) in scored.iter().enumerate().filter(|(_, &s)| s) {
@@ -82,6 +96,10 @@ impl Tree {
             t.parent
                 .push(if cp == NONE { NO_PARENT } else { cp as usize });
             t.words.push(counts[i].words);
+            let comments = pf.groups_in[i] & COMMENT_GROUP_BIT != 0;
+            t.regions.push(
+                comments as u8 * IN_COMMENTS | start.contains(&i) as u8 * IN_MAIN_START,
+            );
         }
         t
     }
@@ -219,6 +237,24 @@ pub fn features(tree: &Tree, s: &[f32]) -> Vec<f32> {
         true => (w / page_words) as f32,
         false => 0.0,
     };
+    // The rules' gates by the first stage: kept words outside comment regions, and the
+    // share of the main start's words kept.
+    let region = |i: usize| tree.regions.get(i).copied().unwrap_or(0);
+    let (mut outside, mut start_words, mut start_kept) = (0f64, 0f64, 0f64);
+    for i in 0..m {
+        let kept = s[i] < 0.5;
+        if kept && region(i) & IN_COMMENTS == 0 {
+            outside += own[i];
+        }
+        if region(i) & IN_MAIN_START != 0 {
+            start_words += own[i];
+            start_kept += if kept { own[i] } else { 0.0 };
+        }
+    }
+    let start_share = match start_words > 0.0 {
+        true => (start_kept / start_words) as f32,
+        false => -1.0,
+    };
     for i in 0..m {
         let row = &mut out[i * STACK_COUNT..(i + 1) * STACK_COUNT];
         let p = parent[i];
@@ -262,6 +298,8 @@ pub fn features(tree: &Tree, s: &[f32]) -> Vec<f32> {
         };
         row[s::MAIN_WORD_DISTANCE] = share(gap);
         row[s::MAIN_SHARE] = share(sw[main]);
+        row[s::KEPT_OUTSIDE_COMMENTS] = outside as f32;
+        row[s::MAIN_START_KEPT_SHARE] = start_share;
     }
     out
 }

@@ -261,7 +261,7 @@ pub fn score_nodes(dom: &Dom, pf: &PageFeatures, model: &Model, min_area: f32) -
         (0..dom.len()).all(|i| !scored[i] || pf.matrix.has_row(i)),
         "features computed without rows for some scored nodes (see features::Rows)"
     );
-    let tree = Tree::from_scored(dom, &pf.counts, &scored);
+    let tree = Tree::from_scored(dom, pf, &scored);
     let x = model.score_page(pf, &scored, &tree);
     Scores {
         root,

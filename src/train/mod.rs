@@ -493,7 +493,7 @@ fn page_samples(
         return (Vec::new(), None);
     };
     let (_, scored) = crate::segment::scored_mask(dom, &pf, DEFAULT_MIN_AREA);
-    let tree = crate::model::stack::Tree::from_scored(dom, &pf.counts, &scored);
+    let tree = crate::model::stack::Tree::from_scored(dom, &pf, &scored);
     let mut compact = vec![u32::MAX; dom.len()];
     for (c, &i) in tree.nodes.iter().enumerate() {
         compact[i as usize] = c as u32;
