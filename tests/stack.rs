@@ -39,6 +39,8 @@ fn hand_tree() -> (Tree, Vec<f32>) {
         parent: vec![NO_PARENT, 0, 1, 1, 0, 0],
         words: vec![12, 6, 4, 2, 3, 2],
         regions: vec![m, m, m, m | c, m, m | c],
+        // A1 and A2 are twins, as are B and C; the root and A are alone.
+        keys: vec![0, 7, 5, 5, 9, 9],
     };
     (tree, vec![0.4, 0.2, 0.1, 0.3, 0.9, 0.7])
 }
@@ -100,6 +102,8 @@ fn stacked_features_of_a_hand_worked_tree() {
     // Kept (s < 0.5): root 1, A 0, A1 4, A2 2 own words; A2 lies in comments.
     check(&z, s::KEPT_OUTSIDE_COMMENTS, &[5.0; 6]);
     check(&z, s::MAIN_START_KEPT_SHARE, &[7.0 / 12.0; 6]);
+    check(&z, s::TWIN_MEAN, &[-1.0, -1.0, 0.3, 0.1, 0.7, 0.9]);
+    check(&z, s::TWINS, &[0.0, 0.0, 1.0, 1.0, 1.0, 1.0]);
 }
 
 #[test]
@@ -110,6 +114,7 @@ fn stacked_features_of_a_page_without_words_and_a_deep_chain() {
         parent: vec![NO_PARENT],
         words: vec![0],
         regions: vec![],
+        keys: vec![],
     };
     let z = stacked(&tree, &[0.7]);
     for k in [
@@ -135,6 +140,7 @@ fn stacked_features_of_a_page_without_words_and_a_deep_chain() {
         parent: std::iter::once(NO_PARENT).chain(0..n - 1).collect(),
         words: (0..n as u32).map(|i| n as u32 - i).collect(),
         regions: vec![],
+        keys: vec![],
     };
     let sc: Vec<f32> = (0..n).map(|i| if i + 1 == n { 0.0 } else { 0.9 }).collect();
     let z = stacked(&tree, &sc);

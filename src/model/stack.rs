@@ -19,6 +19,7 @@ use serde::{Deserialize, Serialize};
 use smoothing::NO_PARENT;
 
 use crate::dom::{Dom, NONE};
+use crate::features::markup::markup_key;
 use crate::features::names::COMMENT_GROUP_BIT;
 use crate::features::{PageFeatures, COUNT, NAMES};
 use crate::model::boost::{self, Forest, LANES};
@@ -51,6 +52,8 @@ crate::features::columns! {
     MAIN_SHARE = "s1_main_share": "The main block's subtree words / W (the same on every node); 0 on a page without words. O(1).",
     KEPT_OUTSIDE_COMMENTS = "s1_kept_outside_comments": "Own words at nodes with s < 0.5 outside comment regions (the same on every node): the words the rules' comment gate counts, by the first stage. O(m) a page.",
     MAIN_START_KEPT_SHARE = "s1_main_start_kept_share": "Share of the own words inside the page's own main start (skip-link target, else `<main>`) at nodes with s < 0.5 (the same on every node); −1 on a page without one or with no words in it. O(m) a page.",
+    TWIN_MEAN = "s1_twin_mean": "Mean s of the node's markup twins (the other scored elements whose tag and class, their parent's and grandparent's equal the node's: a listing's items, a thread's posts); −1 with none. One hash map a page, O(1) a node.",
+    TWINS = "s1_twins": "Number of the node's markup twins (see s1_twin_mean). O(1) a node.",
 }
 
 /// A page's smoothing tree in compact form: its nodes in document order (arena preorder), each
@@ -65,6 +68,8 @@ pub struct Tree {
     pub words: Vec<u32>,
     /// Each node's regions, [`IN_COMMENTS`] and [`IN_MAIN_START`] bits (empty: none).
     pub regions: Vec<u8>,
+    /// Each node's markup key ([`crate::features::markup::markup_key`]; 0: none; empty: none).
+    pub keys: Vec<u64>,
 }
 
 /// [`Tree::regions`] bit: the node lies in a comment region (named so, or an ancestor is).
@@ -100,6 +105,7 @@ impl Tree {
             t.regions.push(
                 comments as u8 * IN_COMMENTS | start.contains(&i) as u8 * IN_MAIN_START,
             );
+            t.keys.push(markup_key(dom, i));
         }
         t
     }
@@ -255,6 +261,14 @@ pub fn features(tree: &Tree, s: &[f32]) -> Vec<f32> {
         true => (start_kept / start_words) as f32,
         false => -1.0,
     };
+    // Markup twins: per key, the sum of s and the count.
+    let key = |i: usize| tree.keys.get(i).copied().unwrap_or(0);
+    let mut twins: rustc_hash::FxHashMap<u64, (f64, u32)> = Default::default();
+    for i in (0..m).filter(|&i| key(i) != 0) {
+        let e = twins.entry(key(i)).or_default();
+        e.0 += s[i] as f64;
+        e.1 += 1;
+    }
     for i in 0..m {
         let row = &mut out[i * STACK_COUNT..(i + 1) * STACK_COUNT];
         let p = parent[i];
@@ -300,6 +314,15 @@ pub fn features(tree: &Tree, s: &[f32]) -> Vec<f32> {
         row[s::MAIN_SHARE] = share(sw[main]);
         row[s::KEPT_OUTSIDE_COMMENTS] = outside as f32;
         row[s::MAIN_START_KEPT_SHARE] = start_share;
+        let (sum, count) = match key(i) {
+            0 => (0.0, 1),
+            k => twins[&k],
+        };
+        row[s::TWINS] = (count - 1) as f32;
+        row[s::TWIN_MEAN] = match count > 1 {
+            true => ((sum - s[i] as f64) / (count - 1) as f64) as f32,
+            false => -1.0,
+        };
     }
     out
 }
