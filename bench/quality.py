@@ -541,7 +541,9 @@ def parse_extract_lines(stdout: str, data: Path, pages: list[dict]) -> dict:
                   str(data / p["html"]), p["id"]):
             keys.setdefault(k, i)
     got: dict[int, tuple] = {}
-    for line in stdout.splitlines():
+    # JSON Lines end at "\n" only: str.splitlines() would also cut at U+0085, U+2028 and U+2029,
+    # which JSON strings may hold unescaped.
+    for line in stdout.split("\n"):
         line = line.strip()
         if not line.startswith("{"):
             continue
