@@ -525,6 +525,7 @@ fn markup_features_by_hand() {
         <aside id=as><p>Aside text</p></aside>
         <div class=gallery id=gal><p>Caption</p></div>
         <ul class=related-links id=rel><li><a href="/x">Other story</a></li></ul>
+        <div itemprop="review" id=rv><p>Five stars</p></div>
         <footer id=ft><p>Footer text</p></footer>
         </body></html>"##
     );
@@ -543,6 +544,7 @@ fn markup_features_by_hand() {
         ("as", f::IN_ASIDE_LANDMARK),
         ("gal", f::IN_GALLERY),
         ("rel", f::IN_RELATED_LIST),
+        ("rv", f::IN_REVIEW),
     ] {
         assert_eq!(row(id)[column], 1.0, "{id} {}", NAMES[column]);
         assert_eq!(row("content")[column], 0.0, "content {}", NAMES[column]);

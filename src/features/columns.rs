@@ -122,6 +122,7 @@ columns! {
     TITLE_HEADING_RELATION = "title_heading_relation": "Context: 1 for the title heading (the visible h1–h3 sharing the most distinct words with `<title>`; h1 before h2 before h3, then document order, on ties) and its descendants, 2 for its proper ancestors, else 0; −1 on a page without one.",
     IN_GALLERY = "in_gallery": "Markup: 1 when the node or an ancestor is named a photo gallery or slide show (`gallery`), else 0.",
     IN_RELATED_LIST = "in_related_list": "Markup: 1 when the node or an ancestor is named a related-link list (related, recommend, trending, popular, outbrain, taboola), else 0.",
+    IN_REVIEW = "in_review": "Markup: 1 when the node or an ancestor is named a review or testimonial, or is schema.org microdata `itemprop=review`, else 0.",
     IN_ASIDE_LANDMARK = "in_aside_landmark": "Markup: 1 inside HTML's complementary landmark (`<aside>`, role=complementary) by tag or role alone, else 0.",
     IN_PAGE_LANDMARK = "in_page_landmark": "Markup: 1 inside the page's own banner or content-info landmark (a `<header>` or `<footer>` outside every article, main and section; role=banner, role=contentinfo), else 0.",
     IN_NAV_LANDMARK = "in_nav_landmark": "Markup: 1 inside HTML's navigation landmark (`<nav>`, role=navigation, menu, menubar) by tag or role alone, else 0.",

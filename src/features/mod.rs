@@ -23,9 +23,9 @@ pub(crate) use columns::columns;
 pub use columns::{f, COUNT, DOCS, NAMES};
 pub use counts::Counts;
 use counts::{count, TitleWords};
-use names::RELATED_GROUP_BIT;
 use names::{class_groups, ClassGroups, CLS_GROUPS, COMMENT_GROUP_BIT, INHERITED_GROUPS};
 use names::{ASIDE_LANDMARK_BIT, GALLERY_GROUP_BIT, NAV_LANDMARK_BIT, PAGE_LANDMARK_BIT};
+use names::{RELATED_GROUP_BIT, REVIEW_GROUP_BIT};
 
 /// Feature rows, row-major (`COUNT` values a row), stored for elements only: only elements are
 /// scored, and the other nodes (text, comments) read as a row of zeros.
@@ -349,6 +349,7 @@ pub fn compute_with_layout(
         let bit = |b: u32| (inherited & b != 0) as u8 as f32;
         row[f::IN_GALLERY] = bit(GALLERY_GROUP_BIT);
         row[f::IN_RELATED_LIST] = bit(RELATED_GROUP_BIT);
+        row[f::IN_REVIEW] = bit(REVIEW_GROUP_BIT);
         row[f::IN_ASIDE_LANDMARK] = bit(ASIDE_LANDMARK_BIT);
         row[f::IN_PAGE_LANDMARK] = bit(PAGE_LANDMARK_BIT);
         row[f::IN_NAV_LANDMARK] = bit(NAV_LANDMARK_BIT);

@@ -25,9 +25,9 @@ pub const COMMENT_GROUP_BIT: u32 = group_bit(f::CLS_COMMENT);
 pub const INLINE_CHROME_BITS: u32 =
     group_bit(f::CLS_SHARE) | group_bit(f::CLS_HIDDEN) | group_bit(f::CLS_ACCOUNT);
 
-/// Name groups: the `cls_*` columns' groups, then the groups only decoding reads (no feature
-/// column, so the model does not see them): photo galleries and related links.
-pub(super) const NAME_GROUPS: usize = CLS_GROUPS + 2;
+/// Name groups: the `cls_*` columns' groups, then the narrower groups the rules read and the
+/// `in_*` markup columns show: photo galleries, related links and reviews.
+pub(super) const NAME_GROUPS: usize = CLS_GROUPS + 3;
 
 /// The group bit of photo galleries and slide shows named `gallery` (decoding only: their
 /// captions are not the article's text, see [`crate::rules`]).
@@ -39,28 +39,33 @@ pub const GALLERY_GROUP_BIT: u32 = 1 << CLS_GROUPS;
 /// rest or its lead on too many pages to leave out).
 pub const RELATED_GROUP_BIT: u32 = 1 << (CLS_GROUPS + 1);
 
+/// The group bit of reviews: ids and classes named `review` or `testimonial`, and schema.org
+/// microdata `itemprop=review` (a product's customer reviews, which a page's own description
+/// is not; the `in_review` column, for the model to weigh).
+pub const REVIEW_GROUP_BIT: u32 = 1 << (CLS_GROUPS + 2);
+
 /// The bit of HTML's complementary landmark, an `<aside>` or `role=complementary` element, by
 /// its tag or role alone (decoding only, see [`crate::rules`]; `cls_sidebar` also counts
 /// names such as `sidebar` and `widget`, which hold content on too many pages).
-pub const ASIDE_LANDMARK_BIT: u32 = 1 << (CLS_GROUPS + 2);
+pub const ASIDE_LANDMARK_BIT: u32 = 1 << (CLS_GROUPS + 3);
 
 /// The bit of the page's own banner and content-info landmarks: a `<header>` or `<footer>`
 /// outside every `<article>`, `<main>` and `<section>` (inside one it is that section's, as in
 /// HTML's landmark mapping), or a `role=banner` or `role=contentinfo` element (decoding only, see
 /// [`crate::rules`]).
-pub const PAGE_LANDMARK_BIT: u32 = 1 << (CLS_GROUPS + 3);
+pub const PAGE_LANDMARK_BIT: u32 = 1 << (CLS_GROUPS + 4);
 
 /// The bit of HTML's navigation landmark by tag or role alone: `<nav>`, `role=navigation`,
 /// `role=menu`, `role=menubar` (decoding only: the page's chrome of the all-template fallback,
 /// with the other two landmark bits).
-pub(crate) const NAV_LANDMARK_BIT: u32 = 1 << (CLS_GROUPS + 4);
+pub(crate) const NAV_LANDMARK_BIT: u32 = 1 << (CLS_GROUPS + 5);
 
 /// The page's chrome landmarks: navigation, asides, and the page's own header and footer.
 pub const CHROME_LANDMARK_BITS: u32 = NAV_LANDMARK_BIT | ASIDE_LANDMARK_BIT | PAGE_LANDMARK_BIT;
 
 /// Marks `<article>`, `<main>` and `<section>` and, inherited, their subtrees (for
 /// [`PAGE_LANDMARK_BIT`]); no region.
-pub(super) const SECTIONING_BIT: u32 = 1 << (CLS_GROUPS + 5);
+pub(super) const SECTIONING_BIT: u32 = 1 << (CLS_GROUPS + 6);
 
 /// The groups that `<html>` and `<body>` classes contribute: content, product and forum
 /// name the page's type there, not a region.
@@ -132,6 +137,14 @@ pub(super) fn class_groups(dom: &Dom) -> ClassGroups {
                 "id" | "class" => {
                     // Class strings repeat across a page: match each distinct one once.
                     bits |= *memo.entry(v).or_insert_with(|| name_groups(v)) & mask;
+                }
+                // schema.org microdata: a Review item of the page's product or work.
+                "itemprop"
+                    if v.split_ascii_whitespace().any(|t| {
+                        t.eq_ignore_ascii_case("review") || t.eq_ignore_ascii_case("reviews")
+                    }) =>
+                {
+                    bits |= REVIEW_GROUP_BIT;
                 }
                 "role" => {
                     let v = v.trim();
@@ -309,5 +322,13 @@ mod name_tests {
         assert_eq!(g("OUTBRAIN"), RELATED_GROUP_BIT | group_bit(f::CLS_AD));
         assert_eq!(g("read-more-content"), related | (1 << 9));
         assert_eq!(g("relatedness"), RELATED_GROUP_BIT | related);
+        // Reviews: the third of these bits; "preview" does not start with the prefix.
+        assert_eq!(REVIEW_GROUP_BIT, 1 << (CLS_GROUPS + 2));
+        assert_eq!(
+            g("productReviews"),
+            REVIEW_GROUP_BIT | group_bit(f::CLS_PRODUCT)
+        );
+        assert_eq!(g("customer-testimonials"), REVIEW_GROUP_BIT);
+        assert_eq!(g("preview") & REVIEW_GROUP_BIT, 0);
     }
 }

@@ -107,6 +107,7 @@ pub(crate) const GROUP_PREFIXES: &[&[&str]] = &[
         "outbrain",
         "taboola",
     ],
+    &["review", "testimonial"],
 ];
 
 /// English and a few other languages' most common function words, dropped from the title.

@@ -85,9 +85,7 @@ impl Tree {
     /// O(n).
     pub fn from_scored(dom: &Dom, pf: &PageFeatures, scored: &[bool]) -> Tree {
         let counts = &pf.counts;
-        let start = pf
-            .main_start
-            .map_or(0..0, |m| m..dom.node(m).end as usize);
+        let start = pf.main_start.map_or(0..0, |m| m..dom.node(m).end as usize);
         let mut compact = vec![NONE; scored.len()];
         let mut t = Tree::default();
         for (i, _) in scored.iter().enumerate().filter(|(_, &s)| s) {
@@ -102,9 +100,8 @@ impl Tree {
                 .push(if cp == NONE { NO_PARENT } else { cp as usize });
             t.words.push(counts[i].words);
             let comments = pf.groups_in[i] & COMMENT_GROUP_BIT != 0;
-            t.regions.push(
-                comments as u8 * IN_COMMENTS | start.contains(&i) as u8 * IN_MAIN_START,
-            );
+            t.regions
+                .push(comments as u8 * IN_COMMENTS | start.contains(&i) as u8 * IN_MAIN_START);
             t.keys.push(markup_key(dom, i));
         }
         t
