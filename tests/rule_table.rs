@@ -137,6 +137,20 @@ fn rows() -> Vec<Row> {
             (false, false),
             &[("Harbour news", 1, 1), ("Tide tables", 0, 1), ("m37", 0, 1)],
         ),
+        // A grid of three products, each `li.product > h2.name + p.price` in `ul.grid`: the
+        // model dropped the last price, but kept the other two prices (2 of 3 twins, ≥ 2/3):
+        // it comes back. The names were all kept, so nothing else changes.
+        row(
+            Rule::TwinItems,
+            "<body><h1>Hand planes</h1><ul class=grid>\
+             <li class=product><h2 class=name>Smoothing plane</h2><p class=price>£11.00</p></li>\
+             <li class=product><h2 class=name>Block plane</h2><p class=price>£12.00</p></li>\
+             <li class=product><h2 class=name>Jack plane</h2>\
+             <p class=price aria-judged=1>£13.00</p></li></ul></body>"
+                .to_string(),
+            (false, false),
+            &[("£11.00", 1, 1), ("£13.00", 0, 1), ("Jack plane", 1, 1)],
+        ),
         // 4 + 116 words outside the thread (≥ 100): the thread leaves, the article stays.
         row(
             Rule::Comments,

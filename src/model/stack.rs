@@ -101,7 +101,7 @@ impl Tree {
             t.words.push(counts[i].words);
             let comments = pf.groups_in[i] & COMMENT_GROUP_BIT != 0;
             t.regions
-                .push(comments as u8 * IN_COMMENTS | start.contains(&i) as u8 * IN_MAIN_START);
+                .push((comments as u8 * IN_COMMENTS) | (start.contains(&i) as u8 * IN_MAIN_START));
             t.keys.push(markup_key(dom, i));
         }
         t

@@ -12,19 +12,20 @@
 //! |---|---|---|
 //! | 1 | `forum-replies` | a forum thread's replies marked up as its opening post are kept, and the thread is spared the `comments` pass ([`comments::keep_replies`]); runs only with `comments` |
 //! | 2 | `main-start` | the page's own main element (skip-link target, else `<main>`) is kept when the model kept almost nothing ([`bypass::recover_main`]) |
-//! | 3 | `comments` | comment threads under an article leave ([`comments::drop_regions`]) |
-//! | 4 | `inline-chrome` | share bars, skip and screen-reader text, search and account controls leave |
-//! | 5 | `galleries` | photo galleries' captions leave |
-//! | 6 | `asides` | the complementary landmark (`<aside>`, `role=complementary`) leaves |
-//! | 7 | `page-header-footer` | the page's own banner and content-info landmarks leave, but the one holding the title heading |
-//! | 8 | `related-links` | lists of related links leave |
-//! | 9 | `before-main` | what precedes the page's main start and its title heading leaves ([`bypass::drop_bypassed`]) |
-//! | 10 | `only-chrome` | a page whose few kept words all lie in its chrome landmarks has no main content ([`comments::only_chrome`]) |
-//! | 11 | `repeats` | the second copy of a repeated passage leaves ([`crate::features::repeats::drop_repeats`]) |
-//! | 12 | `lowest-fallback` | when nothing is kept, the least template-like text that is not chrome is |
-//! | 13 | `blocks-fallback` | when that is nothing too, boilerpipe's content blocks are |
+//! | 3 | `twin-items` | the few dropped items of a list or grid whose markup twins were mostly kept are kept ([`twins::keep_twins`]) |
+//! | 4 | `comments` | comment threads under an article leave ([`comments::drop_regions`]) |
+//! | 5 | `inline-chrome` | share bars, skip and screen-reader text, search and account controls leave |
+//! | 6 | `galleries` | photo galleries' captions leave |
+//! | 7 | `asides` | the complementary landmark (`<aside>`, `role=complementary`) leaves |
+//! | 8 | `page-header-footer` | the page's own banner and content-info landmarks leave, but the one holding the title heading |
+//! | 9 | `related-links` | lists of related links leave |
+//! | 10 | `before-main` | what precedes the page's main start and its title heading leaves ([`bypass::drop_bypassed`]) |
+//! | 11 | `only-chrome` | a page whose few kept words all lie in its chrome landmarks has no main content ([`comments::only_chrome`]) |
+//! | 12 | `repeats` | the second copy of a repeated passage leaves ([`crate::features::repeats::drop_repeats`]) |
+//! | 13 | `lowest-fallback` | when nothing is kept, the least template-like text that is not chrome is |
+//! | 14 | `blocks-fallback` | when that is nothing too, boilerpipe's content blocks are |
 //!
-//! Rules 3–8 each drop their regions only when the page keeps at least
+//! Rules 4–9 each drop their regions only when the page keeps at least
 //! [`RuleOptions::min_article_words`] words outside them: the regions then belong to an
 //! article; otherwise they may be the page's content (a forum, a gallery page).
 //!
@@ -35,6 +36,7 @@ pub mod bypass;
 pub mod comments;
 pub mod context;
 pub mod options;
+pub mod twins;
 
 use crate::dom::{Dom, Kind, Tag, NONE};
 use crate::features::names::{
@@ -83,6 +85,9 @@ pub fn main_keep(
         .flatten();
     if let Some(start) = start.filter(|_| on(Rule::MainStart)) {
         bypass::recover_main(&cx, start, &mut mask);
+    }
+    if on(Rule::TwinItems) {
+        twins::keep_twins(&cx, &mut mask);
     }
     let passes: Vec<(u32, Option<usize>)> = [
         (Rule::Comments, COMMENT_GROUP_BIT, None),

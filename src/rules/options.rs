@@ -7,6 +7,8 @@ pub enum Rule {
     ForumReplies,
     /// The page's own main element is kept when the model kept almost nothing.
     MainStart,
+    /// The few dropped items of a list whose markup twins were mostly kept are kept too.
+    TwinItems,
     /// Comment threads under an article leave.
     Comments,
     /// Share bars, skip and screen-reader text, search and account controls leave.
@@ -33,9 +35,10 @@ pub enum Rule {
 
 impl Rule {
     /// Every rule, in the order the rules run.
-    pub const ALL: [Rule; 13] = [
+    pub const ALL: [Rule; 14] = [
         Rule::ForumReplies,
         Rule::MainStart,
+        Rule::TwinItems,
         Rule::Comments,
         Rule::InlineChrome,
         Rule::Galleries,
@@ -54,6 +57,7 @@ impl Rule {
         match self {
             Rule::ForumReplies => "forum-replies",
             Rule::MainStart => "main-start",
+            Rule::TwinItems => "twin-items",
             Rule::Comments => "comments",
             Rule::InlineChrome => "inline-chrome",
             Rule::Galleries => "galleries",
@@ -76,6 +80,9 @@ impl Rule {
             }
             Rule::MainStart => {
                 "the page's own main element (skip-link target, else <main>) is kept when the model kept almost nothing"
+            }
+            Rule::TwinItems => {
+                "the few dropped items of a list whose markup twins were mostly kept are kept"
             }
             Rule::Comments => "comment threads under an article leave",
             Rule::InlineChrome => {
