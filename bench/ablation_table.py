@@ -7,10 +7,10 @@
 Reads the table "with each rule switched off" that train prints (several files: runs with other
 `--seed` values, whose per-set means are averaged) and prints, per rule, what it adds on each set
 (all rules − without it; positive: the rule helps) and a verdict: a rule is kept when it reads a
-web standard (GENERIC below) and helps on some set by more than the noise without hurting any by
-more; a rule that reads class names is kept only while it still helps by more than the noise on
-some set and hurts none (it is a candidate for the model to learn instead); a fallback is kept
-when it never hurts.
+web standard or a general page property (GENERIC below) and helps on some set by more than the
+noise without hurting any by more; a rule that reads class names is kept only while it still
+helps by more than the noise on some set and hurts none (it is a candidate for the model to learn
+instead); a fallback is kept when it hurts no set by more than the noise.
 """
 import argparse
 import collections
@@ -23,6 +23,7 @@ SETS = ["wcxb-dev", "l3s-gn1", "readability", "cleaneval-dev", "sites", "chaos"]
 READS = {
     "forum-replies": "class names (comment regions) and markup twins",
     "main-start": "WCAG skip link, HTML <main>",
+    "twin-items": "repeated markup (a list's items)",
     "comments": "class names (comment regions)",
     "inline-chrome": "class names (share, skip, search)",
     "galleries": "class names (gallery)",
@@ -35,7 +36,10 @@ READS = {
     "lowest-fallback": "fallback when nothing is kept",
     "blocks-fallback": "fallback when nothing is kept",
 }
-GENERIC = {"main-start", "asides", "page-header-footer", "before-main", "only-chrome", "repeats"}
+GENERIC = {
+    "main-start", "twin-items", "asides", "page-header-footer", "before-main", "only-chrome",
+    "repeats",
+}
 FALLBACK = {"lowest-fallback", "blocks-fallback"}
 
 
@@ -70,17 +74,17 @@ def main() -> None:
         helps = max(gain) > a.noise
         hurts = min(gain) < -a.noise
         if rule in FALLBACK:
-            verdict = "kept (fallback)" if not hurts else "removed (hurts)"
+            verdict = "keep (fallback, hurts no set)" if not hurts else "remove (hurts a set)"
         elif hurts:
-            verdict = "removed (hurts)"
+            verdict = "remove (hurts a set)"
         elif not helps:
-            verdict = "removed (no gain beyond noise)"
+            verdict = "remove (no gain beyond noise)"
         elif rule in GENERIC:
-            verdict = "kept (web standard, helps)"
+            verdict = "keep (general, helps)"
         else:
-            verdict = "kept for now (class names; helps)"
+            verdict = "keep while it helps (class names: for the model to learn)"
         cells = " | ".join(f"{g:+.4f}" for g in gain)
-        print(f"| {rule} | {READS.get(rule, '?')} | {cells} | {verdict} |")
+        print(f"| {rule} | {READS.get(rule, '?')} | {cells} | {verdict} |", flush=True)
 
 
 if __name__ == "__main__":

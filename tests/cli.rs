@@ -100,6 +100,73 @@ fn extract_contract_on_the_example_pages() {
     assert!(forum["text"].as_str().unwrap().contains("lovely"));
 }
 
+/// The bundled example pages keep what a reader came for: the title, byline and section heads
+/// of the article, every post of the thread with its author, and every product's name and price
+/// on the listing; and they lose the related links, filters and footers around them.
+#[test]
+fn the_bundled_examples_keep_titles_item_names_and_prices() {
+    let pages = examples();
+    let out = bin().arg("extract").args(&pages).output().unwrap();
+    assert!(out.status.success());
+    let text_of = |name: &str| -> String {
+        let v = lines(&out.stdout);
+        let line = v
+            .iter()
+            .find(|l| l["path"].as_str().unwrap().contains(name))
+            .unwrap();
+        line["text"].as_str().unwrap().to_string()
+    };
+    let cases: [(&str, &[&str], &[&str]); 3] = [
+        (
+            "news-article",
+            &[
+                "Harbour town rebuilds its tidal mill after two centuries",
+                "By Maren Ellison",
+                "A village effort",
+                "What happens next",
+            ],
+            &["Related stories"],
+        ),
+        (
+            "forum-thread",
+            &[
+                "Sourdough starter smells of acetone?",
+                "crumbshot · 3 posts",
+                "My starter is two weeks old",
+                "old_miller · 2,410 posts",
+                "It is hungry.",
+                "crumbshot · 4 posts",
+                "Two feeds a day and it smells of yoghurt again.",
+            ],
+            &["Similar threads", "Forum rules"],
+        ),
+        (
+            "product-listing",
+            &[
+                "Planes and chisels",
+                "No. 4 smoothing plane",
+                "£129.00",
+                "Low-angle block plane",
+                "£98.50",
+                "Bevel-edged chisel set, five pieces",
+                "£164.00",
+                "Mortice chisel 8 mm",
+                "£42.75",
+            ],
+            &["Filter by brand", "Under £50"],
+        ),
+    ];
+    for (name, kept, dropped) in cases {
+        let text = text_of(name);
+        for k in kept {
+            assert!(text.contains(k), "{name} lost {k:?}:\n{text}");
+        }
+        for d in dropped {
+            assert!(!text.contains(d), "{name} kept {d:?}:\n{text}");
+        }
+    }
+}
+
 #[test]
 fn a_failing_page_is_reported_and_the_batch_goes_on() {
     let pages = examples();
