@@ -1073,8 +1073,21 @@ def main(argv=None):
             print(f"{label:24s} {s:14s} F1 {summarize(rows)['mean']:.3f}  ({missing} missing)",
                   file=sys.stderr)
         notes.append(f"{label}: per-page scores from `{path}`, written by `pagelevel train --cv "
-                     "--dry-run --pages` (each page extracted by a model trained on the other "
-                     "folds' sites; pages get the manifest's URL, which the peers do not)")
+                     "--dry-run --pages` (with `--cv-by set`: each set extracted by a model "
+                     "trained on the other sets; otherwise each page by a model trained on the "
+                     "other folds' sites; pages get the manifest's URL, which the peers do not)")
+
+    def record(label: str, s: str, pages: list[dict], results: list, seconds: float) -> dict:
+        """Scores one peer's results on set s, writes its CSV (and texts), prints its mean."""
+        rows = score_rows(pages, results)
+        write_csv(out / s / f"{slug(label)}.csv", rows)
+        if args.save_text:
+            save_texts(out, label, s, pages, results)
+        scores[(label, s)] = rows
+        sm = summarize(rows)
+        print(f"{label:24s} {s:14s} F1 {sm['mean']:.3f}  ({seconds:.1f} s, "
+              f"{sm['errors']} errors, {sm['timeouts']} timeouts)", file=sys.stderr, flush=True)
+        return sm
 
     pool = None
     try:
@@ -1099,15 +1112,7 @@ def main(argv=None):
                     pages = pages_by_set[s]
                     results, wall, stderr = run_rust_peer(args.rust_peers_bin, peer, data, s,
                                                           pages, args.jobs, args.timeout)
-                    rows = score_rows(pages, results)
-                    write_csv(csvs[s], rows)
-                    if args.save_text:
-                        save_texts(out, label, s, pages, results)
-                    scores[(label, s)] = rows
-                    sm = summarize(rows)
-                    print(f"{label:24s} {s:14s} F1 {sm['mean']:.3f}  ({wall:.1f} s, "
-                          f"{sm['errors']} errors, {sm['timeouts']} timeouts)", file=sys.stderr,
-                          flush=True)
+                    sm = record(label, s, pages, results, wall)
                     if sm["errors"] == len(pages):
                         first = next((ln for ln in stderr.splitlines() if ln.strip()), "no stderr")
                         notes.append(f"{label} printed nothing usable on {s} (scored 0): "
@@ -1125,15 +1130,7 @@ def main(argv=None):
                         print(f"  {_l} {_s}: {done}/{total}", file=sys.stderr, flush=True)
 
                 results = pool.map(peer, pages, args.timeout, progress)
-                rows = score_rows(pages, results)
-                write_csv(csvs[s], rows)
-                if args.save_text:
-                    save_texts(out, label, s, pages, results)
-                scores[(label, s)] = rows
-                sm = summarize(rows)
-                print(f"{label:24s} {s:14s} F1 {sm['mean']:.3f}  ({time.perf_counter() - t0:.1f} s, "
-                      f"{sm['errors']} errors, {sm['timeouts']} timeouts)", file=sys.stderr,
-                      flush=True)
+                record(label, s, pages, results, time.perf_counter() - t0)
     finally:
         if pool is not None:
             pool.close()
