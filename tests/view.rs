@@ -647,7 +647,7 @@ fn hostile_pages_keep_their_words_and_look() {
     )
     .unwrap();
     assert!(
-        out.contains("<img src=\"https://example.com/a.png\" alt=\"a\">"),
+        out.contains("src=\"https://example.com/a.png\" alt=\"a\">"),
         "{out}"
     );
     assert!(!out.contains("b.png"), "{out}");
