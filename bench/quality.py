@@ -1037,6 +1037,21 @@ def main(argv=None):
     systems: list[str] = []
 
     # pagelevel first: it is quick
+    def record(label: str, s: str, pages: list[dict], results: list, seconds: float,
+               missing: int | None = None) -> dict:
+        """Scores one system's results on set s, writes its CSV (and texts), prints its mean
+        (with the pages missing from its output when `missing` is given, else its timeouts)."""
+        rows = score_rows(pages, results)
+        write_csv(out / s / f"{slug(label)}.csv", rows)
+        if args.save_text:
+            save_texts(out, label, s, pages, results)
+        scores[(label, s)] = rows
+        sm = summarize(rows)
+        last = f"{sm['timeouts']} timeouts" if missing is None else f"{missing} missing"
+        print(f"{label:24s} {s:14s} F1 {sm['mean']:.3f}  ({seconds:.1f} s, "
+              f"{sm['errors']} errors, {last})", file=sys.stderr, flush=True)
+        return sm
+
     for label, extra in pl_runs:
         systems.append(label)
         for s in sets:
@@ -1045,14 +1060,7 @@ def main(argv=None):
                                               timeout=max(600.0, 10.0 * len(pages)))
             results = [got.get(i, ("error", "missing from output", 0.0)) for i in range(len(pages))]
             missing = sum(1 for i in range(len(pages)) if i not in got)
-            rows = score_rows(pages, results)
-            write_csv(out / s / f"{slug(label)}.csv", rows)
-            if args.save_text:
-                save_texts(out, label, s, pages, results)
-            scores[(label, s)] = rows
-            sm = summarize(rows)
-            print(f"{label:24s} {s:14s} F1 {sm['mean']:.3f}  ({wall:.1f} s, "
-                  f"{sm['errors']} errors, {missing} missing)", file=sys.stderr)
+            record(label, s, pages, results, wall, missing)
             if missing == len(pages):
                 print("  stderr: " + stderr.strip()[:500], file=sys.stderr)
                 first = next((ln for ln in stderr.splitlines() if ln.strip()), "no stderr")
@@ -1076,18 +1084,6 @@ def main(argv=None):
                      "--dry-run --pages` (with `--cv-by set`: each set extracted by a model "
                      "trained on the other sets; otherwise each page by a model trained on the "
                      "other folds' sites; pages get the manifest's URL, which the peers do not)")
-
-    def record(label: str, s: str, pages: list[dict], results: list, seconds: float) -> dict:
-        """Scores one peer's results on set s, writes its CSV (and texts), prints its mean."""
-        rows = score_rows(pages, results)
-        write_csv(out / s / f"{slug(label)}.csv", rows)
-        if args.save_text:
-            save_texts(out, label, s, pages, results)
-        scores[(label, s)] = rows
-        sm = summarize(rows)
-        print(f"{label:24s} {s:14s} F1 {sm['mean']:.3f}  ({seconds:.1f} s, "
-              f"{sm['errors']} errors, {sm['timeouts']} timeouts)", file=sys.stderr, flush=True)
-        return sm
 
     pool = None
     try:
