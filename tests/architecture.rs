@@ -214,7 +214,7 @@ fn the_checker_sees_imports() {
         "{:?}",
         edges["rules::bypass"]
     );
-    assert!(has("rules::comments", "features::markup"));
+    assert!(has("rules::comments", "features::names"));
     assert!(has("features::markup", "features::vocabulary"));
     assert!(has("model", "model::boost"), "{:?}", edges["model"]);
     assert!(has("segment", "model::threshold"), "{:?}", edges["segment"]);

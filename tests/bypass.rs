@@ -47,7 +47,7 @@ fn context<'a>(
     y: &'a [f32],
     opts: &'a RuleOptions,
 ) -> Context<'a> {
-    Context::new(dom, &pf.visible, &pf.counts, &pf.groups_in, y, opts)
+    Context::new(dom, pf, y, opts)
 }
 
 /// The page's visible text after `drop_bypassed` from every text node kept, and how many kept

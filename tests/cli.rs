@@ -446,9 +446,20 @@ fn train_cv_leaves_one_set_out() {
     ];
     let mut args = small.to_vec();
     args.extend(["--pages", pages.to_str().unwrap()]);
+    // A rule alone and a group switched off together, each one column.
+    args.extend(["--cv-without-rule", "comments,comments+galleries"]);
     let o = run_train(&args, &data, &dir.join("unused.json"));
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
-    assert!(String::from_utf8_lossy(&o.stdout).contains("(leave one set out;"));
+    let stdout = String::from_utf8_lossy(&o.stdout);
+    assert!(stdout.contains("(leave one set out;"));
+    let head = stdout
+        .lines()
+        .find(|l| l.starts_with("| set") && l.contains("all rules"))
+        .expect("the ablation table");
+    assert!(
+        head.ends_with("| all rules | without comments | without comments+galleries |"),
+        "{head}"
+    );
     let scored = lines(&std::fs::read(&pages).unwrap());
     let mut per_set = std::collections::BTreeMap::new();
     for p in &scored {
@@ -461,6 +472,11 @@ fn train_cv_leaves_one_set_out() {
         *per_set.entry(want).or_insert(0) += 1;
     }
     assert_eq!(per_set.len(), 2, "both sets scored: {per_set:?}");
+    let mut unknown = small.to_vec();
+    unknown.extend(["--cv-without-rule", "comments+no-such-rule"]);
+    let o = run_train(&unknown, &data, &dir.join("unused.json"));
+    assert!(!o.status.success());
+    assert!(String::from_utf8_lossy(&o.stderr).contains("no rule \"no-such-rule\""));
     let mut refused = small.to_vec();
     refused.push("--threshold-model");
     let o = run_train(&refused, &data, &dir.join("unused.json"));

@@ -50,7 +50,7 @@ fn on_page<R>(
         .map(|i| dom.node(i).kind != Kind::Text || kept(dom, &pf, i))
         .collect();
     let (y, opts) = (vec![0.0f32; dom.len()], RuleOptions::default());
-    let cx = Context::new(dom, &pf.visible, &pf.counts, &pf.groups_in, &y, &opts);
+    let cx = Context::new(dom, &pf, &y, &opts);
     f(dom, &pf, &cx, keep)
 }
 

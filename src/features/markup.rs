@@ -94,24 +94,38 @@ pub fn main_start(dom: &Dom, main_landmark: Option<usize>) -> Option<usize> {
     target.map(|(_, t)| t).or(main_landmark)
 }
 
-/// The markup key of node `i`: a hash of the tag and trimmed `class` of the element, its parent
-/// and its grandparent; 0 for other nodes and for elements with no class, which name nothing.
-/// O(attributes of the three elements).
-pub fn markup_key(dom: &Dom, i: usize) -> u64 {
-    let class = |i: usize| dom.attr(i, "class").unwrap_or("").trim();
-    let own = |i: usize| {
+/// The markup key of every node: a hash of the tag and trimmed `class` of the element, its
+/// parent and its grandparent; 0 for other nodes and for elements with no class, which name
+/// nothing. The rules and the stack read these, computed once per page
+/// ([`crate::features::PageFeatures::keys`]).
+///
+/// # Complexity
+/// O(n + attributes): one top-down pass, each element's class read once.
+pub fn markup_keys(dom: &Dom) -> Vec<u64> {
+    let n = dom.len();
+    // Per node, the hash of its own tag and class (the document's and text's: no tag, no class).
+    let mut own = vec![0u64; n];
+    let mut keys = vec![0u64; n];
+    for i in 0..n {
+        let node = dom.node(i);
+        let class = match node.kind {
+            Kind::Element => dom.attr(i, "class").unwrap_or("").trim(),
+            _ => "",
+        };
         let mut h = FxHasher::default();
-        (dom.node(i).tag.0, class(i)).hash(&mut h);
-        h.finish()
-    };
-    if dom.node(i).kind != Kind::Element || class(i).is_empty() {
-        return 0;
+        (node.tag.0, class).hash(&mut h);
+        own[i] = h.finish();
+        if node.kind != Kind::Element || class.is_empty() {
+            continue;
+        }
+        // Parents precede their children, so theirs are done; the document has no parent.
+        let p = node.parent as usize;
+        let g = dom.parent(p);
+        let mut h = FxHasher::default();
+        (own[i], Some(own[p]), g.map(|g| own[g])).hash(&mut h);
+        keys[i] = h.finish() | 1;
     }
-    let p = dom.parent(i);
-    let g = p.and_then(|p| dom.parent(p));
-    let mut h = FxHasher::default();
-    (own(i), p.map(own), g.map(own)).hash(&mut h);
-    h.finish() | 1
+    keys
 }
 
 /// Words a main-region element holds at least to be a post whose markup twins are counted
@@ -142,11 +156,12 @@ impl Signals {
         visible: &[bool],
         counts: &[super::counts::Counts],
         blocks: &super::blocks::Blocks,
+        keys: &[u64],
         main: Option<usize>,
         main_landmark: Option<usize>,
     ) -> Signals {
         let n = dom.len();
-        let (twin, twins) = twins(dom, visible, counts, main);
+        let (twin, twins) = twins(dom, visible, counts, keys, main);
         let mut keep = vec![true; n];
         super::repeats::drop_repeats(
             dom,
@@ -191,16 +206,17 @@ impl Signals {
 
 /// The markup twins of the posts of the main region `main`: the posts are the region and its
 /// visible descendant elements with at least [`MIN_POST_WORDS`] words; a twin is a visible element
-/// outside the region and not holding it whose [`markup_key`] is a post's (a forum's replies
+/// outside the region and not holding it whose markup key ([`markup_keys`]) is a post's (a forum's replies
 /// beside its opening post, a listing's items beside the first). Returns per node whether it
 /// lies in a twin, and the number of twins (a twin's subtree is not searched again).
 ///
 /// # Complexity
-/// O(n) plus a markup key per visible element tried.
+/// O(n).
 fn twins(
     dom: &Dom,
     visible: &[bool],
     counts: &[super::counts::Counts],
+    keys: &[u64],
     main: Option<usize>,
 ) -> (Vec<bool>, u32) {
     let n = dom.len();
@@ -211,7 +227,7 @@ fn twins(
     let end = dom.node(m).end as usize;
     let posts: rustc_hash::FxHashSet<u64> = (m..end)
         .filter(|&d| visible[d] && counts[d].words >= MIN_POST_WORDS)
-        .map(|d| markup_key(dom, d))
+        .map(|d| keys[d])
         .filter(|&k| k != 0)
         .collect();
     if posts.is_empty() {
@@ -226,7 +242,7 @@ fn twins(
         }
         let i_end = dom.node(i).end as usize;
         let holds = i < m && m < i_end;
-        if !holds && visible[i] && posts.contains(&markup_key(dom, i)) {
+        if !holds && visible[i] && posts.contains(&keys[i]) {
             twin[i..i_end].fill(true);
             found += 1;
             i = i_end;

@@ -114,6 +114,8 @@ pub struct PageFeatures {
     /// Where the main content starts by the page's own account: its skip link's target, else
     /// its main landmark ([`markup::main_start`]); `None` on a page without either.
     pub main_start: Option<usize>,
+    /// Per node, its markup key ([`markup::markup_keys`]): elements sharing one are twins.
+    pub keys: Vec<u64>,
     /// The feature rows.
     pub matrix: FeatureMatrix,
 }
@@ -220,7 +222,16 @@ pub fn compute_with_layout(
     let outside_comments = content_words[0].saturating_sub(comment_words) as f32;
     let runs = sibling_runs(dom);
     let ctx = Context::new(dom, &counts, &content_words);
-    let signals = markup::Signals::new(dom, &visible, &counts, &blocks, ctx.main, main_landmark);
+    let keys = markup::markup_keys(dom);
+    let signals = markup::Signals::new(
+        dom,
+        &visible,
+        &counts,
+        &blocks,
+        &keys,
+        ctx.main,
+        main_landmark,
+    );
     // Words before each node in document order: a running total over text nodes.
     let mut words_before = vec![0u32; n];
     let mut seen = 0u32;
@@ -370,6 +381,7 @@ pub fn compute_with_layout(
         title_heading: ctx.heading,
         main_landmark,
         main_start: signals.main_start,
+        keys,
         matrix: FeatureMatrix { data, row_of },
     }
 }

@@ -19,7 +19,6 @@ use serde::{Deserialize, Serialize};
 use smoothing::NO_PARENT;
 
 use crate::dom::{Dom, NONE};
-use crate::features::markup::markup_key;
 use crate::features::names::COMMENT_GROUP_BIT;
 use crate::features::{PageFeatures, COUNT, NAMES};
 use crate::model::boost::{self, Forest, LANES};
@@ -68,7 +67,7 @@ pub struct Tree {
     pub words: Vec<u32>,
     /// Each node's regions, [`IN_COMMENTS`] and [`IN_MAIN_START`] bits (empty: none).
     pub regions: Vec<u8>,
-    /// Each node's markup key ([`crate::features::markup::markup_key`]; 0: none; empty: none).
+    /// Each node's markup key ([`crate::features::markup::markup_keys`]; 0: none; empty: none).
     pub keys: Vec<u64>,
 }
 
@@ -102,7 +101,7 @@ impl Tree {
             let comments = pf.groups_in[i] & COMMENT_GROUP_BIT != 0;
             t.regions
                 .push((comments as u8 * IN_COMMENTS) | (start.contains(&i) as u8 * IN_MAIN_START));
-            t.keys.push(markup_key(dom, i));
+            t.keys.push(pf.keys[i]);
         }
         t
     }

@@ -27,8 +27,7 @@
 //! comments and its article are marked up apart). `--keep-comments` keeps every thread.
 
 use super::context::{Context, Regions};
-use crate::dom::{Dom, Kind};
-use crate::features::markup::markup_key;
+use crate::dom::Kind;
 use crate::features::names::CHROME_LANDMARK_BITS;
 use crate::features::names::COMMENT_GROUP_BIT;
 use rustc_hash::FxHashSet;
@@ -70,16 +69,16 @@ pub fn drop_regions(cx: &Context, passes: &[(u32, Option<usize>)], keep: &mut [b
 
 /// The twins of `posts` (markup keys) in document order: visible elements with no kept words
 /// (`words`) that do not hold `main`, each with its subtree skipped; with `in_comments`, only
-/// the elements of comment regions are tried. O(n) plus a markup key per element tried.
+/// the elements of comment regions are tried. O(n).
 fn twins_of(
-    dom: &Dom,
-    visible: &[bool],
+    cx: &Context,
     groups: &[u32],
     words: &[u32],
     posts: &FxHashSet<u64>,
     main: usize,
     in_comments: bool,
 ) -> Vec<usize> {
+    let (dom, visible) = (cx.dom, cx.visible);
     let mut twins = Vec::new();
     let mut i = 0;
     while i < dom.len() {
@@ -89,7 +88,7 @@ fn twins_of(
             && words[i] == 0
             && !(i <= main && main < node.end as usize)
             && (!in_comments || groups[i] & COMMENT_GROUP_BIT != 0);
-        if tried && posts.contains(&markup_key(dom, i)) {
+        if tried && posts.contains(&cx.keys[i]) {
             twins.push(i);
             i = node.end as usize;
         } else {
@@ -111,7 +110,7 @@ fn twins_of(
 /// # Complexity
 /// O(n): kept words summed bottom-up, then walks for twins that skip their subtrees, first
 /// over the comment regions alone (a page with fewer than two there is no thread), then, on a
-/// thread, over the page; a markup key costs the attributes of three elements.
+/// thread, over the page.
 pub fn keep_replies(cx: &Context, main: usize, keep: &mut [bool]) -> bool {
     let (dom, visible, counts, regions, opts) =
         (cx.dom, cx.visible, cx.counts, &cx.regions, cx.opts);
@@ -134,7 +133,7 @@ pub fn keep_replies(cx: &Context, main: usize, keep: &mut [bool]) -> bool {
         .filter(|&d| {
             visible[d] && words[d] >= opts.min_post_words && groups[d] & COMMENT_GROUP_BIT == 0
         })
-        .map(|d| markup_key(dom, d))
+        .map(|d| cx.keys[d])
         .filter(|&k| k != 0)
         .collect();
     if posts.is_empty() {
@@ -142,11 +141,11 @@ pub fn keep_replies(cx: &Context, main: usize, keep: &mut [bool]) -> bool {
     }
     // A twin outside the regions may hold ones inside (which then do not count): the first walk
     // finds at least as many as the second counts, so it can only rule a thread out.
-    let (v, g, w) = (visible, &groups[..], &words[..]);
-    if twins_of(dom, v, g, w, &posts, main, true).len() < opts.min_reply_twins {
+    let (g, w) = (&groups[..], &words[..]);
+    if twins_of(cx, g, w, &posts, main, true).len() < opts.min_reply_twins {
         return false;
     }
-    let twins = twins_of(dom, v, g, w, &posts, main, false);
+    let twins = twins_of(cx, g, w, &posts, main, false);
     let replies = twins
         .iter()
         .filter(|&&t| groups[t] & COMMENT_GROUP_BIT != 0)

@@ -3,7 +3,7 @@
 
 use super::options::RuleOptions;
 use crate::dom::{Dom, Kind};
-use crate::features::Counts;
+use crate::features::{Counts, PageFeatures};
 
 /// The page's regions: per node, the class-name groups of the node and its ancestors
 /// (`groups_in`), except that code lies in the regions of its nearest ancestor outside code:
@@ -45,6 +45,8 @@ pub struct Context<'a> {
     pub visible: &'a [bool],
     /// Per node, its text counts (words, characters).
     pub counts: &'a [Counts],
+    /// Per node, its markup key ([`PageFeatures::keys`]).
+    pub keys: &'a [u64],
     /// The page's regions.
     pub regions: Regions,
     /// Per node, the model's smoothed templateness; NaN outside the scored tree (`<body>`).
@@ -54,21 +56,20 @@ pub struct Context<'a> {
 }
 
 impl<'a> Context<'a> {
-    /// The context of a page: its tree, visibility, counts and class-name groups per node
-    /// (`groups_in`, from the features), the model's scores `y`, and the limits. O(n).
+    /// The context of a page: its tree, its features' visibility, counts, markup keys and
+    /// class-name groups per node, the model's scores `y`, and the limits. O(n).
     pub fn new(
         dom: &'a Dom,
-        visible: &'a [bool],
-        counts: &'a [Counts],
-        groups_in: &[u32],
+        f: &'a PageFeatures,
         y: &'a [f32],
         opts: &'a RuleOptions,
     ) -> Context<'a> {
         Context {
             dom,
-            visible,
-            counts,
-            regions: Regions::new(dom, groups_in),
+            visible: &f.visible,
+            counts: &f.counts,
+            keys: &f.keys,
+            regions: Regions::new(dom, &f.groups_in),
             y,
             opts,
         }

@@ -72,7 +72,7 @@ pub fn main_keep(
     let on = |r: Rule| rules.contains(r);
     let mut mask = model_mask(seg);
     let y = &seg.y;
-    let cx = Context::new(dom, &f.visible, &f.counts, &f.groups_in, y, opts);
+    let cx = Context::new(dom, f, y, opts);
     let thread = on(Rule::Comments)
         && on(Rule::ForumReplies)
         && seg

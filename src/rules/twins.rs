@@ -1,24 +1,23 @@
 //! Markup twins share a fate: the items of a list or grid are written from one template, so the
 //! elements whose tag and class, their parent's and their grandparent's are the same (one
-//! [`markup_key`]) are all the page's content or all its chrome. When the model kept most items
+//! [`crate::features::markup::markup_keys`]) are all the page's content or all its chrome. When the model kept most items
 //! of such a group and dropped a few (a product grid's last price, a thread's later replies),
 //! [`keep_twins`] keeps the few too. The other direction is not taken: a thread's opening post
 //! shares its replies' markup, and replies judged template must not take it with them.
 
 use super::context::Context;
 use crate::dom::Kind;
-use crate::features::markup::markup_key;
 
 /// Items a group needs before its majority speaks for the rest: a pair is no list.
 pub const MIN_TWINS: usize = 3;
 
 /// Keeps the scored visible text of every item of a group of markup twins of which at least
 /// two thirds are kept: a group is the visible scored elements with words sharing a non-zero
-/// [`markup_key`], none inside another; an item is kept when at least half of its words are.
+/// markup key, none inside another; an item is kept when at least half of its words are.
 /// `keep` as in [`super::comments::drop_regions`]; returns how many text nodes it restored.
 ///
 /// # Complexity
-/// O(n + e log e) for e keyed elements: one bottom-up pass for kept words, a markup key per
+/// O(n + e log e) for e keyed elements: one bottom-up pass for kept words, a filter of the
 /// visible element with words, one sort, and one walk over each group's items.
 pub fn keep_twins(cx: &Context, keep: &mut [bool]) -> usize {
     let (dom, visible, counts) = (cx.dom, cx.visible, cx.counts);
@@ -36,7 +35,7 @@ pub fn keep_twins(cx: &Context, keep: &mut [bool]) -> usize {
         .filter(|&i| {
             dom.node(i).kind == Kind::Element && visible[i] && cx.scored(i) && counts[i].words > 0
         })
-        .map(|i| (markup_key(dom, i), i))
+        .map(|i| (cx.keys[i], i))
         .filter(|&(k, _)| k != 0)
         .collect();
     keyed.sort_unstable();

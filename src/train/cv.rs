@@ -22,8 +22,9 @@ pub struct CvPlan {
     pub limits: Limits,
     /// How pages are held out.
     pub by: FoldBy,
-    /// Rules switched off one at a time from the first pipeline's rules, each a column.
-    pub ablate: Vec<Rule>,
+    /// Groups of rules switched off from the first pipeline's rules, one group at a time (most
+    /// often a single rule), each a column.
+    pub ablate: Vec<Vec<Rule>>,
     /// The threshold model to fit and measure out of fold, if any.
     pub threshold: Option<ThresholdFit>,
 }
@@ -39,9 +40,9 @@ pub struct CvReport {
     pub all: Vec<PageScores>,
     /// Per scored page, its F1 at each threshold of the grid (empty without a threshold model).
     pub rows: ThresholdRows,
-    /// The rules of [`CvPlan::ablate`].
-    pub ablate: Vec<Rule>,
-    /// Per rule of `ablate`, the pages' P/R/F1 with it switched off.
+    /// The rule groups of [`CvPlan::ablate`].
+    pub ablate: Vec<Vec<Rule>>,
+    /// Per group of `ablate`, the pages' P/R/F1 with it switched off.
     pub ablated: Vec<PageScores>,
     /// The grid the threshold model chose from (empty without one).
     pub grid: Vec<f32>,
@@ -74,7 +75,11 @@ pub fn cross_validate_plan(
     let opts: Vec<Options> = plan.columns.iter().map(|c| c.1.clone()).collect();
     let grid: Vec<f32> = plan.threshold.iter().flat_map(|f| f.grid.clone()).collect();
     let base = opts[0].rules;
-    let sets: Vec<_> = plan.ablate.iter().map(|&r| base.without(r)).collect();
+    let sets: Vec<_> = plan
+        .ablate
+        .iter()
+        .map(|g| base.without_all(g.iter().copied()))
+        .collect();
     let (all, rows, ablated) =
         cross_validate_ablating(records, &folds, fo, &opts, &plan.limits, &grid, &sets)?;
     let learned = match (&plan.threshold, rows.is_empty()) {
@@ -134,11 +139,14 @@ impl CvReport {
         column_means(records, &self.all)
     }
 
-    /// The column heads (`all rules`, then `without RULE` per ablated rule) and mean word-F1
+    /// The column heads (`all rules`, then `without RULE[+RULE…]` per ablated group) and mean word-F1
     /// per group of the first pipeline and of each ablation ([`column_means`]).
     pub fn ablation_means(&self, records: &[PageRecord]) -> (Vec<String>, Vec<MeansRow>) {
         let heads: Vec<String> = std::iter::once("all rules".to_string())
-            .chain(self.ablate.iter().map(|r| format!("without {r}")))
+            .chain(self.ablate.iter().map(|g| {
+                let names: Vec<&str> = g.iter().map(|r| r.name()).collect();
+                format!("without {}", names.join("+"))
+            }))
             .collect();
         let columns: Vec<PageScores> = std::iter::once(self.all[0].clone())
             .chain(self.ablated.iter().cloned())

@@ -118,9 +118,9 @@ pub struct Args {
     cv_switch_penalties: Vec<f64>,
     /// With --cv: also score the out-of-fold pages with each of these rules switched off (the
     /// same fold models and segments as --variant) and print the mean word-F1 per set beside
-    /// the full pipeline's.
-    #[arg(long, value_name = "RULE", value_delimiter = ',')]
-    cv_without_rule: Vec<Rule>,
+    /// the full pipeline's; `RULE+RULE…` switches a group off together, as one column.
+    #[arg(long, value_name = "RULE", value_delimiter = ',', value_parser = rule_group)]
+    cv_without_rule: Vec<Vec<Rule>>,
     /// With --cv: as --cv-without-rule, once for every rule that runs.
     #[arg(long, conflicts_with = "cv_without_rule")]
     cv_rules_ablation: bool,
@@ -213,7 +213,7 @@ pub fn run(mut args: Args) -> anyhow::Result<usize> {
             limits: args.pipeline.limits.limits(),
             by: args.cv_by,
             ablate: match args.cv_rules_ablation {
-                true => base.rules.iter().collect(),
+                true => base.rules.iter().map(|r| vec![r]).collect(),
                 false => args.cv_without_rule.clone(),
             },
             threshold: args.pipeline.threshold_model.then(|| ThresholdFit {
@@ -308,4 +308,16 @@ fn print_thresholds(grid: &[f32], table: &[ThresholdTableRow]) {
             r.best
         );
     }
+}
+
+/// A `--cv-without-rule` value: one rule's name, or several joined by `+`.
+fn rule_group(s: &str) -> Result<Vec<Rule>, String> {
+    s.split('+')
+        .map(|name| {
+            Rule::ALL
+                .into_iter()
+                .find(|r| r.name() == name.trim())
+                .ok_or_else(|| format!("no rule {name:?} (`pagelevel --rules` lists them)"))
+        })
+        .collect()
 }
