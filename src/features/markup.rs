@@ -103,15 +103,16 @@ pub fn main_start(dom: &Dom, main_landmark: Option<usize>) -> Option<usize> {
 /// O(n + attributes): one top-down pass, each element's class read once.
 pub fn markup_keys(dom: &Dom) -> Vec<u64> {
     let n = dom.len();
-    // Per node, the hash of its own tag and class (the document's and text's: no tag, no class).
+    // Per parent (the document and elements), the hash of its own tag and class; the
+    // document's is that of no tag and no class.
     let mut own = vec![0u64; n];
     let mut keys = vec![0u64; n];
     for i in 0..n {
         let node = dom.node(i);
-        let class = match node.kind {
-            Kind::Element => dom.attr(i, "class").unwrap_or("").trim(),
-            _ => "",
-        };
+        if node.kind != Kind::Element && i != 0 {
+            continue;
+        }
+        let class = dom.attr(i, "class").unwrap_or("").trim();
         let mut h = FxHasher::default();
         (node.tag.0, class).hash(&mut h);
         own[i] = h.finish();
@@ -122,7 +123,7 @@ pub fn markup_keys(dom: &Dom) -> Vec<u64> {
         let p = node.parent as usize;
         let g = dom.parent(p);
         let mut h = FxHasher::default();
-        (own[i], Some(own[p]), g.map(|g| own[g])).hash(&mut h);
+        (own[i], own[p], g.map(|g| own[g])).hash(&mut h);
         keys[i] = h.finish() | 1;
     }
     keys
@@ -206,8 +207,8 @@ impl Signals {
 
 /// The markup twins of the posts of the main region `main`: the posts are the region and its
 /// visible descendant elements with at least [`MIN_POST_WORDS`] words; a twin is a visible element
-/// outside the region and not holding it whose markup key ([`markup_keys`]) is a post's (a forum's replies
-/// beside its opening post, a listing's items beside the first). Returns per node whether it
+/// outside the region and not holding it whose markup key ([`markup_keys`]) is a post's (a
+/// forum's replies beside its opening post, a listing's items beside the first). Returns per node whether it
 /// lies in a twin, and the number of twins (a twin's subtree is not searched again).
 ///
 /// # Complexity

@@ -72,13 +72,12 @@ pub fn drop_regions(cx: &Context, passes: &[(u32, Option<usize>)], keep: &mut [b
 /// the elements of comment regions are tried. O(n).
 fn twins_of(
     cx: &Context,
-    groups: &[u32],
     words: &[u32],
     posts: &FxHashSet<u64>,
     main: usize,
     in_comments: bool,
 ) -> Vec<usize> {
-    let (dom, visible) = (cx.dom, cx.visible);
+    let (dom, visible, groups) = (cx.dom, cx.visible, &cx.regions.groups);
     let mut twins = Vec::new();
     let mut i = 0;
     while i < dom.len() {
@@ -141,11 +140,10 @@ pub fn keep_replies(cx: &Context, main: usize, keep: &mut [bool]) -> bool {
     }
     // A twin outside the regions may hold ones inside (which then do not count): the first walk
     // finds at least as many as the second counts, so it can only rule a thread out.
-    let (g, w) = (&groups[..], &words[..]);
-    if twins_of(cx, g, w, &posts, main, true).len() < opts.min_reply_twins {
+    if twins_of(cx, &words, &posts, main, true).len() < opts.min_reply_twins {
         return false;
     }
-    let twins = twins_of(cx, g, w, &posts, main, false);
+    let twins = twins_of(cx, &words, &posts, main, false);
     let replies = twins
         .iter()
         .filter(|&&t| groups[t] & COMMENT_GROUP_BIT != 0)

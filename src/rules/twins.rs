@@ -1,8 +1,8 @@
 //! Markup twins share a fate: the items of a list or grid are written from one template, so the
-//! elements whose tag and class, their parent's and their grandparent's are the same (one
-//! [`crate::features::markup::markup_keys`]) are all the page's content or all its chrome. When the model kept most items
-//! of such a group and dropped a few (a product grid's last price, a thread's later replies),
-//! [`keep_twins`] keeps the few too. The other direction is not taken: a thread's opening post
+//! elements whose tag and class, their parent's and their grandparent's are the same (one markup
+//! key, [`crate::features::markup::markup_keys`]) are all the page's content or all its chrome.
+//! When the model kept most items of such a group and dropped a few (a product grid's last
+//! price, a thread's later replies), [`keep_twins`] keeps the few too. The other direction is not taken: a thread's opening post
 //! shares its replies' markup, and replies judged template must not take it with them.
 
 use super::context::Context;
@@ -17,8 +17,8 @@ pub const MIN_TWINS: usize = 3;
 /// `keep` as in [`super::comments::drop_regions`]; returns how many text nodes it restored.
 ///
 /// # Complexity
-/// O(n + e log e) for e keyed elements: one bottom-up pass for kept words, a filter of the
-/// visible element with words, one sort, and one walk over each group's items.
+/// O(n + e log e) for e keyed elements: one bottom-up pass for kept words, one sort of the
+/// keyed visible elements with words, and one walk over each group's items.
 pub fn keep_twins(cx: &Context, keep: &mut [bool]) -> usize {
     let (dom, visible, counts) = (cx.dom, cx.visible, cx.counts);
     let n = dom.len();

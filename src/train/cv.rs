@@ -139,8 +139,8 @@ impl CvReport {
         column_means(records, &self.all)
     }
 
-    /// The column heads (`all rules`, then `without RULE[+RULE…]` per ablated group) and mean word-F1
-    /// per group of the first pipeline and of each ablation ([`column_means`]).
+    /// The column heads (`all rules`, then `without RULE[+RULE…]` per ablated group) and mean
+    /// word-F1 per group of the first pipeline and of each ablation ([`column_means`]).
     pub fn ablation_means(&self, records: &[PageRecord]) -> (Vec<String>, Vec<MeansRow>) {
         let heads: Vec<String> = std::iter::once("all rules".to_string())
             .chain(self.ablate.iter().map(|g| {

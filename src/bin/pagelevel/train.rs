@@ -314,9 +314,7 @@ fn print_thresholds(grid: &[f32], table: &[ThresholdTableRow]) {
 fn rule_group(s: &str) -> Result<Vec<Rule>, String> {
     s.split('+')
         .map(|name| {
-            Rule::ALL
-                .into_iter()
-                .find(|r| r.name() == name.trim())
+            Rule::from_name(name.trim())
                 .ok_or_else(|| format!("no rule {name:?} (`pagelevel --rules` lists them)"))
         })
         .collect()
