@@ -247,6 +247,7 @@ fn analyze_page(
             limits: with.limits,
             deadline: Some(deadline),
             spans: with.spans,
+            parser: with.options.parser,
         },
     )?;
     analyze_within(page, with.model, with.options, deadline)

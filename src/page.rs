@@ -51,6 +51,8 @@ pub struct PageOptions<'a> {
     pub deadline: Option<&'a Deadline>,
     /// Whether the parse records source spans.
     pub spans: Spans,
+    /// Which parser builds the arena ([`dom::Parser::Html5ever`] by default).
+    pub parser: dom::Parser,
 }
 
 impl<'a> PageOptions<'a> {
@@ -86,8 +88,10 @@ impl Page {
         dom::close_unterminated_title(&mut decoded.text);
         deadline.check("decode")?;
         let dom = match opts.spans {
-            Spans::Skip => dom::parse_plain_within(&decoded.text, limits, deadline)?,
-            Spans::Keep => dom::parse_within(&decoded.text, limits, deadline)?,
+            Spans::Skip => opts
+                .parser
+                .parse_plain_within(&decoded.text, limits, deadline)?,
+            Spans::Keep => opts.parser.parse_within(&decoded.text, limits, deadline)?,
         };
         Ok(Page {
             html: decoded.text,

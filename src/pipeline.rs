@@ -19,6 +19,8 @@ pub struct Options {
     pub rules: RuleSet,
     /// The rules' limits.
     pub rule_options: RuleOptions,
+    /// Which parser [`run_bytes`] parses with.
+    pub parser: crate::dom::Parser,
 }
 
 /// A page with its features and segmentation.
@@ -104,6 +106,7 @@ pub fn run_bytes(
             charset,
             limits: *limits,
             deadline: Some(&deadline),
+            parser: opts.parser,
             ..Default::default()
         },
     )?;

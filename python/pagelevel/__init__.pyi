@@ -39,11 +39,13 @@ def extract(
     format: Literal["text", "json", "markdown", "html"] | str = "text",
     timeout_ms: int = 10000,
     without_rules: Sequence[str] | None = None,
+    parser: Literal["html5ever", "fast"] | str = "html5ever",
 ) -> str:
     """The page's main content: "text" (one block per line), "json" ({"url", "text"}),
     "markdown" (headings, lists, tables, code blocks) or "html" (minimal clean HTML).
     `without_rules` switches off rules that run after the model (names as `rules()` gives
-    them; ValueError for another name).
+    them; ValueError for another name). `parser` picks html5ever (the reference) or the fast
+    parser, which builds the same tree (ValueError for another name).
 
     Bytes are decoded like the CLI does (BOM, <meta>, detection; gzip is unpacked); a str is
     taken as already decoded. Raises ValueError for an unknown format, PageLevelError when
@@ -52,10 +54,13 @@ def extract(
     """
 
 def segment(
-    html: bytes | str, url: str | None = None, timeout_ms: int = 10000
+    html: bytes | str,
+    url: str | None = None,
+    timeout_ms: int = 10000,
+    parser: Literal["html5ever", "fast"] | str = "html5ever",
 ) -> list[_Segment]:
     """The page's segments, as in the "segments" of `pagelevel segment`; PageLevelError past
-    `timeout_ms` (0 = no limit)."""
+    `timeout_ms` (0 = no limit). `parser` as for `extract`."""
 
 def rules() -> list[tuple[str, str]]:
     """The rules that run after the model, in order, as (name, description) pairs."""
@@ -69,9 +74,15 @@ class SiteLevel:
     """SiteLevel(θ): subtrees occurring on at least max(2, ⌈θ·N⌉) of a site's N pages are template."""
 
     def __new__(cls, theta: float = 0.1) -> SiteLevel: ...
-    def add(self, url: str | None, html: bytes | str, timeout_ms: int = 10000) -> int:
+    def add(
+        self,
+        url: str | None,
+        html: bytes | str,
+        timeout_ms: int = 10000,
+        parser: Literal["html5ever", "fast"] | str = "html5ever",
+    ) -> int:
         """Adds a page of the site; returns its index. Raises PageLevelError if it cannot be
-        read or takes over `timeout_ms` (0 = no limit)."""
+        read or takes over `timeout_ms` (0 = no limit). `parser` as for `extract`."""
     def labels(self) -> list[_PageLabels]:
         """Per page in the order added, the template label of every element and text node
         (the lines of `pagelevel sitelevel`). Raises PageLevelError when the site has too few

@@ -20,6 +20,7 @@ use pagelevel::site::{self, SiteTree};
 // The literal `timeout_ms=10000` in the signatures below shows in Python's signature (an
 // expression would not); it is the CLI's default.
 const _: () = assert!(DEFAULT_TIMEOUT_MS == 10000);
+use pagelevel::dom::Parser;
 use pagelevel::{Limits, Page, Spans};
 use pyo3::create_exception;
 use pyo3::exceptions::PyValueError;
@@ -115,6 +116,15 @@ fn limits(timeout_ms: u64) -> Limits {
     }
 }
 
+/// The parser called `name` ("html5ever" or "fast"), or ValueError.
+fn parser_of(name: &str) -> PyResult<Parser> {
+    Parser::from_name(name).ok_or_else(|| {
+        PyValueError::new_err(format!(
+            "unknown parser {name:?}; expected \"html5ever\" or \"fast\""
+        ))
+    })
+}
+
 /// Decodes (gunzipping bytes that start with the gzip magic) and parses one page.
 fn parse(
     bytes: &[u8],
@@ -123,6 +133,7 @@ fn parse(
     spans: Spans,
     limits: &Limits,
     deadline: &Deadline,
+    parser: Parser,
 ) -> Result<Page, String> {
     let what = url.unwrap_or("<html>");
     let raw = pagelevel::input::read_bytes(bytes, what, limits).map_err(|e| e.to_string())?;
@@ -135,6 +146,7 @@ fn parse(
             limits: *limits,
             deadline: Some(deadline),
             spans,
+            parser,
         },
     )
     .map_err(|e| format!("{what}: {e}"))
@@ -152,7 +164,7 @@ fn analyse(
     opts: &Options,
 ) -> Result<Analysis, String> {
     let what = url.unwrap_or("<html>");
-    let page = parse(bytes, charset, url, spans, limits, deadline)?;
+    let page = parse(bytes, charset, url, spans, limits, deadline, opts.parser)?;
     analyze_within(page, Model::embedded(), opts, deadline).map_err(|e| format!("{what}: {e}"))
 }
 
@@ -245,7 +257,7 @@ fn json_to_py(py: Python<'_>, json: &str) -> PyResult<PyObject> {
 /// classifier, smoothing, render), linear in the page's size apart from smoothing, under the
 /// CLI's limits and a time limit of `timeout_ms` (0 = none). Ctrl-C interrupts it.
 #[pyfunction]
-#[pyo3(signature = (html, url=None, format="text", timeout_ms=10000, without_rules=None))]
+#[pyo3(signature = (html, url=None, format="text", timeout_ms=10000, without_rules=None, parser="html5ever"))]
 fn extract(
     py: Python<'_>,
     html: &Bound<'_, PyAny>,
@@ -253,9 +265,11 @@ fn extract(
     format: &str,
     timeout_ms: u64,
     without_rules: Option<Vec<String>>,
+    parser: &str,
 ) -> PyResult<String> {
     let render = format_of(format)?;
-    let opts = options_without(without_rules.as_deref().unwrap_or_default())?;
+    let mut opts = options_without(without_rules.as_deref().unwrap_or_default())?;
+    opts.parser = parser_of(parser)?;
     let limits = limits(timeout_ms);
     let (bytes, charset) = html_bytes(html, &limits)?;
     interruptible(py, &limits, |deadline| {
@@ -274,13 +288,18 @@ fn extract(
 
 /// The segments of one page: id, path, tag, span, box, score, template, words, parent.
 #[pyfunction]
-#[pyo3(signature = (html, url=None, timeout_ms=10000))]
+#[pyo3(signature = (html, url=None, timeout_ms=10000, parser="html5ever"))]
 fn segment(
     py: Python<'_>,
     html: &Bound<'_, PyAny>,
     url: Option<String>,
     timeout_ms: u64,
+    parser: &str,
 ) -> PyResult<PyObject> {
+    let opts = Options {
+        parser: parser_of(parser)?,
+        ..Options::default()
+    };
     let limits = limits(timeout_ms);
     let (bytes, charset) = html_bytes(html, &limits)?;
     let json = interruptible(py, &limits, |deadline| {
@@ -291,7 +310,7 @@ fn segment(
             Spans::Keep,
             &limits,
             deadline,
-            &Options::default(),
+            &opts,
         )
         .map(|a| a.segments_json().to_string())
     })?;
@@ -371,14 +390,16 @@ impl SiteLevel {
 
     /// Adds a page; returns its index. A page that cannot be parsed (or takes over
     /// `timeout_ms`, 0 = none) raises PageLevelError and is not added. Ctrl-C interrupts it.
-    #[pyo3(signature = (url, html, timeout_ms=10000))]
+    #[pyo3(signature = (url, html, timeout_ms=10000, parser="html5ever"))]
     fn add(
         &mut self,
         py: Python<'_>,
         url: Option<String>,
         html: &Bound<'_, PyAny>,
         timeout_ms: u64,
+        parser: &str,
     ) -> PyResult<usize> {
+        let parser = parser_of(parser)?;
         let limits = limits(timeout_ms);
         let (bytes, charset) = html_bytes(html, &limits)?;
         let hash = &self.options.hash;
@@ -390,6 +411,7 @@ impl SiteLevel {
                 Spans::Skip,
                 &limits,
                 deadline,
+                parser,
             )?;
             let hashes = sitelevel::hash_page(&SiteTree::new(&page.dom), hash);
             Ok::<_, String>((page, hashes))

@@ -371,33 +371,38 @@ impl<'a> Sink<'a> {
         }
         let mut dom = out.finish_with_spans(self.src.as_bytes(), &explicit);
         dom.has_spans = true;
-        // `</body>` and `</html>` never pop their element (the parser keeps them open until
-        // the end), so extend their spans over their end tags.
-        let src = self.src.as_bytes();
-        for i in 0..dom.nodes.len().min(8) {
-            let n = &dom.nodes[i];
-            if n.kind != Kind::Element || n.foreign || !n.span.is_known() {
-                continue;
-            }
-            let from = n.span.end as usize;
-            let close: &[u8] = match n.tag {
-                Tag::HTML => b"</html",
-                Tag::BODY => b"</body",
-                _ => continue,
-            };
-            if let Some(p) = memchr::memmem::rfind(&src[from..], close) {
-                let gt =
-                    memchr::memchr(b'>', &src[from + p..]).map_or(src.len(), |q| from + p + q + 1);
-                dom.nodes[i].span.end = gt as u32;
-            }
-        }
-        // The html element contains what its end tag is followed by (the parser moves it in).
-        if let Some(h) = (0..dom.nodes.len().min(4)).find(|&i| dom.nodes[i].tag == Tag::HTML) {
-            if dom.nodes[h].span.is_known() {
-                dom.nodes[h].span.end = dom.nodes[h].span.end.max(source_len as u32);
-            }
-        }
+        extend_root_spans(&mut dom, self.src.as_bytes());
         dom
+    }
+}
+
+/// Extends the spans of `<html>` and `<body>` over their end tags and the html element's over
+/// the rest of the source: a parser keeps both open to the end (`</body>` and `</html>` pop
+/// nothing), and moves what follows `</html>` into it.
+pub(crate) fn extend_root_spans(dom: &mut Dom, src: &[u8]) {
+    // `</body>` and `</html>` never pop their element (the parser keeps them open until
+    // the end), so extend their spans over their end tags.
+    for i in 0..dom.nodes.len().min(8) {
+        let n = &dom.nodes[i];
+        if n.kind != Kind::Element || n.foreign || !n.span.is_known() {
+            continue;
+        }
+        let from = n.span.end as usize;
+        let close: &[u8] = match n.tag {
+            Tag::HTML => b"</html",
+            Tag::BODY => b"</body",
+            _ => continue,
+        };
+        if let Some(p) = memchr::memmem::rfind(&src[from..], close) {
+            let gt = memchr::memchr(b'>', &src[from + p..]).map_or(src.len(), |q| from + p + q + 1);
+            dom.nodes[i].span.end = gt as u32;
+        }
+    }
+    // The html element contains what its end tag is followed by (the parser moves it in).
+    if let Some(h) = (0..dom.nodes.len().min(4)).find(|&i| dom.nodes[i].tag == Tag::HTML) {
+        if dom.nodes[h].span.is_known() {
+            dom.nodes[h].span.end = dom.nodes[h].span.end.max(src.len() as u32);
+        }
     }
 }
 
