@@ -51,7 +51,7 @@ pub struct PageOptions<'a> {
     pub deadline: Option<&'a Deadline>,
     /// Whether the parse records source spans.
     pub spans: Spans,
-    /// Which parser builds the arena ([`dom::Parser::Html5ever`] by default).
+    /// Which parser builds the arena ([`dom::Parser::Fast`] by default).
     pub parser: dom::Parser,
 }
 

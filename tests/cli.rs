@@ -988,3 +988,52 @@ fn rules_are_listed_and_each_can_be_switched_off() {
     assert_eq!(bad.status.code(), Some(2));
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+#[test]
+fn the_fast_parser_gives_the_same_output_on_every_page_command() {
+    let pages = examples();
+    for cmd in ["extract", "segment", "features"] {
+        let out = |parser: &str| {
+            let o = bin()
+                .arg(cmd)
+                .args(["--parser", parser])
+                .args(&pages)
+                .output()
+                .unwrap();
+            assert!(o.status.success(), "{cmd} --parser {parser}");
+            o.stdout
+        };
+        assert_eq!(out("fast"), out("html5ever"), "{cmd}");
+    }
+    let view = |parser: &str, out: &Path| {
+        let o = bin()
+            .args(["view", "--parser", parser])
+            .arg(&pages[0])
+            .arg("-o")
+            .arg(out)
+            .output()
+            .unwrap();
+        assert!(o.status.success(), "view --parser {parser}");
+        std::fs::read(out).unwrap()
+    };
+    let dir = std::env::temp_dir().join(format!("pagelevel-parser-view-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    assert_eq!(
+        view("fast", &dir.join("fast.html")),
+        view("html5ever", &dir.join("html5ever.html"))
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+    // The commands the option does not reach yet say so instead of ignoring it.
+    let o = bin()
+        .args([
+            "sitelevel",
+            "--parser",
+            "html5ever",
+            "--manifest",
+            "none.jsonl",
+        ])
+        .output()
+        .unwrap();
+    assert!(!o.status.success());
+    assert!(String::from_utf8_lossy(&o.stderr).contains("default parser (fast) only"));
+}

@@ -39,13 +39,13 @@ def extract(
     format: Literal["text", "json", "markdown", "html"] | str = "text",
     timeout_ms: int = 10000,
     without_rules: Sequence[str] | None = None,
-    parser: Literal["html5ever", "fast"] | str = "html5ever",
+    parser: Literal["fast", "html5ever"] | str = "fast",
 ) -> str:
     """The page's main content: "text" (one block per line), "json" ({"url", "text"}),
     "markdown" (headings, lists, tables, code blocks) or "html" (minimal clean HTML).
     `without_rules` switches off rules that run after the model (names as `rules()` gives
-    them; ValueError for another name). `parser` picks html5ever (the reference) or the fast
-    parser, which builds the same tree (ValueError for another name).
+    them; ValueError for another name). `parser` picks the fast parser (the default) or
+    html5ever, its reference, which builds the same tree (ValueError for another name).
 
     Bytes are decoded like the CLI does (BOM, <meta>, detection; gzip is unpacked); a str is
     taken as already decoded. Raises ValueError for an unknown format, PageLevelError when
@@ -57,7 +57,7 @@ def segment(
     html: bytes | str,
     url: str | None = None,
     timeout_ms: int = 10000,
-    parser: Literal["html5ever", "fast"] | str = "html5ever",
+    parser: Literal["fast", "html5ever"] | str = "fast",
 ) -> list[_Segment]:
     """The page's segments, as in the "segments" of `pagelevel segment`; PageLevelError past
     `timeout_ms` (0 = no limit). `parser` as for `extract`."""
@@ -79,7 +79,7 @@ class SiteLevel:
         url: str | None,
         html: bytes | str,
         timeout_ms: int = 10000,
-        parser: Literal["html5ever", "fast"] | str = "html5ever",
+        parser: Literal["fast", "html5ever"] | str = "fast",
     ) -> int:
         """Adds a page of the site; returns its index. Raises PageLevelError if it cannot be
         read or takes over `timeout_ms` (0 = no limit). `parser` as for `extract`."""

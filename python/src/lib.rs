@@ -257,7 +257,7 @@ fn json_to_py(py: Python<'_>, json: &str) -> PyResult<PyObject> {
 /// classifier, smoothing, render), linear in the page's size apart from smoothing, under the
 /// CLI's limits and a time limit of `timeout_ms` (0 = none). Ctrl-C interrupts it.
 #[pyfunction]
-#[pyo3(signature = (html, url=None, format="text", timeout_ms=10000, without_rules=None, parser="html5ever"))]
+#[pyo3(signature = (html, url=None, format="text", timeout_ms=10000, without_rules=None, parser="fast"))]
 fn extract(
     py: Python<'_>,
     html: &Bound<'_, PyAny>,
@@ -288,7 +288,7 @@ fn extract(
 
 /// The segments of one page: id, path, tag, span, box, score, template, words, parent.
 #[pyfunction]
-#[pyo3(signature = (html, url=None, timeout_ms=10000, parser="html5ever"))]
+#[pyo3(signature = (html, url=None, timeout_ms=10000, parser="fast"))]
 fn segment(
     py: Python<'_>,
     html: &Bound<'_, PyAny>,
@@ -390,7 +390,7 @@ impl SiteLevel {
 
     /// Adds a page; returns its index. A page that cannot be parsed (or takes over
     /// `timeout_ms`, 0 = none) raises PageLevelError and is not added. Ctrl-C interrupts it.
-    #[pyo3(signature = (url, html, timeout_ms=10000, parser="html5ever"))]
+    #[pyo3(signature = (url, html, timeout_ms=10000, parser="fast"))]
     fn add(
         &mut self,
         py: Python<'_>,

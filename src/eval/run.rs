@@ -141,6 +141,7 @@ fn score_page(
             &crate::PageOptions {
                 url: e.url.as_deref(),
                 limits: *limits,
+                parser: opts.parser,
                 ..Default::default()
             },
         )

@@ -6,7 +6,7 @@
 use std::time::Instant;
 
 use crate::config::{Deadline, Limits};
-use crate::dom::{self, Dom};
+use crate::dom::{self, Dom, Parser};
 use crate::model::Model;
 use crate::pipeline::{self, Options};
 use crate::segment::{score_nodes, SegmentOptions};
@@ -100,9 +100,11 @@ pub struct SpeedTable {
 type Work<'a> = Box<dyn Fn(&[u8], Option<&str>) + 'a>;
 
 /// Times the stages on `pages` (bytes and URL each), one thread: decode; optionally
-/// decode + html5ever→rcdom; decode + parse without and with spans; parse + geometry +
-/// features; + classifier scores; the whole pipeline to the main text; and, when `model` has
-/// a threshold part, the whole pipeline with the learned threshold.
+/// decode + html5ever→rcdom; decode + parse with html5ever and with the fast parser, each
+/// without and with spans; parse + geometry + features; + classifier scores; the whole
+/// pipeline to the main text with either parser; and, when `model` has a threshold part, the
+/// whole pipeline with the learned threshold. Every stage runs on a page before the next
+/// page, so the parsers are timed interleaved.
 ///
 /// # Complexity
 /// `rounds` runs of every stage on every page (each stage linear or near-linear in the page),
@@ -144,25 +146,35 @@ pub fn time_stages(
             }),
         ));
     }
-    work.push((
-        "decode + parse (arena, no spans)",
-        Box::new(|b, u| {
-            let d = decode::decode_for_url(b, None, u);
-            std::hint::black_box(dom::parse_plain_within(&d.text, &limits, &none).ok());
-        }),
-    ));
-    work.push((
-        "decode + parse (arena, spans)",
-        Box::new(|b, u| {
-            let d = decode::decode_for_url(b, None, u);
-            std::hint::black_box(dom::parse(&d.text, &limits).ok());
-        }),
-    ));
+    // Both parsers, each without and with spans, on the same decoded text.
+    for (name, parser, spans) in [
+        (
+            "decode + parse html5ever (no spans)",
+            Parser::Html5ever,
+            false,
+        ),
+        ("decode + parse html5ever (spans)", Parser::Html5ever, true),
+        ("decode + parse fast (no spans)", Parser::Fast, false),
+        ("decode + parse fast (spans)", Parser::Fast, true),
+    ] {
+        work.push((
+            name,
+            Box::new(move |b, u| {
+                let d = decode::decode_for_url(b, None, u);
+                let dom = if spans {
+                    parser.parse_within(&d.text, &limits, &Deadline::none())
+                } else {
+                    parser.parse_plain_within(&d.text, &limits, &Deadline::none())
+                };
+                std::hint::black_box(dom.ok());
+            }),
+        ));
+    }
     work.push((
         "parse + geometry + features",
         Box::new(|b, u| {
             let d = decode::decode_for_url(b, None, u);
-            if let Ok(dom) = dom::parse_plain_within(&d.text, &limits, &none) {
+            if let Ok(dom) = popts.parser.parse_plain_within(&d.text, &limits, &none) {
                 std::hint::black_box(page_features(&dom, u));
             }
         }),
@@ -171,7 +183,7 @@ pub fn time_stages(
         "parse + features + classifier scores",
         Box::new(|b, u| {
             let d = decode::decode_for_url(b, None, u);
-            if let Ok(dom) = dom::parse_plain_within(&d.text, &limits, &none) {
+            if let Ok(dom) = popts.parser.parse_plain_within(&d.text, &limits, &none) {
                 let pf = page_features(&dom, u);
                 std::hint::black_box(score_nodes(&dom, &pf, model, popts.segment.min_area));
             }
@@ -183,6 +195,7 @@ pub fn time_stages(
             let page_opts = PageOptions {
                 url: u,
                 limits,
+                parser: opts.parser,
                 ..Default::default()
             };
             if let Ok(page) = Page::from_bytes(b, &page_opts) {
@@ -190,7 +203,19 @@ pub fn time_stages(
             }
         })
     };
-    work.push(("whole pipeline (parse → text)", whole(popts.clone())));
+    for (name, parser) in [
+        (
+            "whole pipeline, html5ever (parse → text)",
+            Parser::Html5ever,
+        ),
+        ("whole pipeline, fast parser (parse → text)", Parser::Fast),
+    ] {
+        let opts = Options {
+            parser,
+            ..popts.clone()
+        };
+        work.push((name, whole(opts)));
+    }
     // With a threshold part in the model, the pipeline that uses it is timed beside.
     if model.threshold.is_some() {
         work.push(("whole pipeline, learned threshold", whole(learned)));

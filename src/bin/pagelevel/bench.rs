@@ -29,6 +29,9 @@ pub struct Args {
 }
 
 pub fn run(args: Args) -> anyhow::Result<usize> {
+    // Both parsers are timed side by side; the option picks nothing here.
+    args.limits
+        .default_parser_only("bench (it times both parsers)")?;
     let m = args.data.load()?;
     let limits = args.limits.limits();
     let mut pages = Vec::new();

@@ -42,6 +42,7 @@ pub fn run(args: Args) -> anyhow::Result<usize> {
                     url: args.url.as_deref(),
                     limits,
                     deadline: Some(&deadline),
+                    parser: args.limits.parser,
                     ..Default::default()
                 },
             )?;

@@ -51,6 +51,7 @@ pub fn run(args: Args) -> anyhow::Result<usize> {
                     url: e.url.as_deref(),
                     limits,
                     deadline: Some(&deadline),
+                    parser: args.limits.parser,
                     ..Default::default()
                 },
             )?;

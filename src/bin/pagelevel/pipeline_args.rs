@@ -7,6 +7,7 @@ use pagelevel::input::jobs::check_stdin;
 pub use pagelevel::input::jobs::Origin;
 
 use pagelevel::config::{DEFAULT_MAX_INPUT_BYTES, DEFAULT_MAX_NODES, DEFAULT_TIMEOUT_MS};
+use pagelevel::dom::Parser;
 use pagelevel::model::threshold::DEFAULT_THRESHOLD;
 use pagelevel::model::Model;
 use pagelevel::pipeline::Options;
@@ -104,9 +105,14 @@ impl ManifestArgs {
     }
 }
 
-/// Per-page size limits; a page over one is reported as failed and the batch goes on.
+/// Per-page size limits (a page over one is reported as failed and the batch goes on), and
+/// the parser that reads each page.
 #[derive(clap::Args, Debug, Clone)]
 pub struct LimitArgs {
+    /// The HTML parser: fast (the purpose-built one) or html5ever (its reference; the same tree
+    /// on every shared page, docs/parser.md).
+    #[arg(long, value_enum, default_value_t = Parser::Fast)]
+    pub parser: Parser,
     /// Largest page accepted, in bytes after gzip decompression (default 64 MiB).
     #[arg(long, value_name = "BYTES", default_value_t = DEFAULT_MAX_INPUT_BYTES)]
     pub max_input_bytes: u64,
@@ -116,6 +122,20 @@ pub struct LimitArgs {
 }
 
 impl LimitArgs {
+    /// An error when `--parser` is given to `command`, which reads its pages through paths
+    /// (site runs, WARC records re-read by offset, training) that the option does not reach
+    /// yet: they parse with the library's default, the fast parser.
+    pub fn default_parser_only(&self, command: &str) -> anyhow::Result<()> {
+        if self.parser != Parser::default() {
+            anyhow::bail!(
+                "--parser {}: `{command}` parses with the default parser ({}) only",
+                self.parser.name(),
+                Parser::default().name()
+            );
+        }
+        Ok(())
+    }
+
     /// The limits these flags describe, without a time limit (see [`TimeoutArg`]).
     pub fn limits(&self) -> Limits {
         Limits::sizes(self.max_input_bytes, self.max_nodes)
@@ -241,6 +261,7 @@ impl PipelineArgs {
                 tree_keep_words: self.tree_keep_words,
             },
             rules: self.rule_set(),
+            parser: self.limits.parser,
             ..Options::default()
         }
     }

@@ -126,6 +126,7 @@ fn groups(args: &Args) -> anyhow::Result<Vec<SiteGroup>> {
 
 /// Runs the subcommand; returns the number of pages that failed.
 pub fn run(args: Args) -> anyhow::Result<usize> {
+    args.limits.default_parser_only("sitelevel")?;
     let options = args.options();
     ::sitelevel::min_pages_for(1, options.sitelevel.theta)?;
     let groups = if args.warc.is_empty() {

@@ -150,6 +150,7 @@ pub struct Args {
 }
 
 pub fn run(mut args: Args) -> anyhow::Result<usize> {
+    args.pipeline.limits.default_parser_only("train")?;
     let stages = *args.stages.get_or_insert(args.classifier.default_stages());
     let opts = TrainOptions {
         manifests: set_manifests(&args.data, &args.sets),
