@@ -1,7 +1,9 @@
 //! Parses every page of every shared set with html5ever and with the fast parser, and counts
 //! the pages whose arenas are identical (and, with `--text`, whose main text is).
 //!
-//!     cargo run --release --example parser_diff [-- --text] [--show N] [SET...]
+//!     cargo run --release --example parser_diff [-- --text] [--spans] [--show N] [SET...]
+//!
+//! `--spans` also compares the source spans of the spanned parses (`segment`, `view`).
 //!
 //! Reads `../shared/data` (or `$PAGELEVEL_DATA`); prints one line per set and the first
 //! difference of up to N pages (default 5).
@@ -25,6 +27,7 @@ const SETS: &[&str] = &[
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let text = args.iter().any(|a| a == "--text");
+    let spans = args.iter().any(|a| a == "--spans");
     let show = args
         .iter()
         .position(|a| a == "--show")
@@ -69,6 +72,23 @@ fn main() {
                 (Err(x), Err(y)) if x.to_string() == y.to_string() => None,
                 (x, y) => Some(format!("results {:?} vs {:?}", x.is_ok(), y.is_ok())),
             };
+            let diff = diff.or_else(|| {
+                if !spans {
+                    return None;
+                }
+                let a = Parser::Html5ever.parse_within(html, &limits, &none).ok()?;
+                let b = Parser::Fast.parse_within(html, &limits, &none).ok()?;
+                (0..a.len())
+                    .find(|&i| a.node(i).span != b.node(i).span)
+                    .map(|i| {
+                        format!(
+                            "{}: span {:?} vs {:?}",
+                            a.path(i),
+                            a.node(i).span,
+                            b.node(i).span
+                        )
+                    })
+            });
             match diff {
                 None => same += 1,
                 Some(d) if shown < show => {

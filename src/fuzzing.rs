@@ -93,6 +93,39 @@ pub fn pipeline(data: &[u8]) -> crate::Result<String> {
     Ok(a.main_text())
 }
 
+/// Text → the fast parser and html5ever, under [`PIPELINE_LIMITS`], without and with spans.
+///
+/// Returns the number of nodes; panics when the two parsers build different arenas
+/// ([`crate::dom::compare::first_difference`]), when one fails and the other does not, or
+/// when a span of the fast parser lies outside the source.
+pub fn parser(data: &[u8]) -> usize {
+    use crate::config::Deadline;
+    use crate::dom::{compare::first_difference, Parser};
+    let text = String::from_utf8_lossy(data);
+    let none = Deadline::none();
+    let reference = Parser::Html5ever.parse_plain_within(&text, &PIPELINE_LIMITS, &none);
+    let fast = Parser::Fast.parse_plain_within(&text, &PIPELINE_LIMITS, &none);
+    let (reference, fast) = match (reference, fast) {
+        (Ok(r), Ok(f)) => (r, f),
+        (Err(_), Err(_)) => return 0,
+        (r, f) => panic!("html5ever: {:?}, fast: {:?}", r.err(), f.err()),
+    };
+    if let Some(d) = first_difference(&reference, &fast) {
+        panic!("the parsers build different trees: {d}");
+    }
+    let spanned = Parser::Fast
+        .parse_within(&text, &PIPELINE_LIMITS, &none)
+        .expect("the spanless parse succeeded");
+    assert_eq!(first_difference(&spanned, &fast), None);
+    for i in 0..spanned.len() {
+        let s = spanned.node(i).span;
+        if s.is_known() {
+            assert!(s.end as usize <= text.len(), "span past the source");
+        }
+    }
+    fast.len()
+}
+
 /// The limits the WARC target reads under: records over 1 MiB are reported, not buffered.
 pub const WARC_LIMITS: Limits = Limits {
     max_input_bytes: 1 << 20,

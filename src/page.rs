@@ -51,7 +51,8 @@ pub struct PageOptions<'a> {
     pub deadline: Option<&'a Deadline>,
     /// Whether the parse records source spans.
     pub spans: Spans,
-    /// Which parser builds the arena ([`dom::Parser::Fast`] by default).
+    /// Which parser builds the arena ([`dom::Parser::Fast`] by default; its source spans are
+    /// not yet html5ever's on every page, see `docs/parser.md`).
     pub parser: dom::Parser,
 }
 

@@ -42,6 +42,8 @@ fn replay(target: &str, body: impl Fn(&[u8])) {
 fn pipeline_corpus_and_crashes() {
     replay("pipeline", |d| {
         let _ = pagelevel::fuzzing::pipeline(d);
+        // Every page of the corpus is a parser input too: both parsers must agree on it.
+        pagelevel::fuzzing::parser(d);
     });
 }
 

@@ -57,10 +57,11 @@ def segment(
     html: bytes | str,
     url: str | None = None,
     timeout_ms: int = 10000,
-    parser: Literal["fast", "html5ever"] | str = "fast",
+    parser: Literal["fast", "html5ever"] | str = "html5ever",
 ) -> list[_Segment]:
     """The page's segments, as in the "segments" of `pagelevel segment`; PageLevelError past
-    `timeout_ms` (0 = no limit). `parser` as for `extract`."""
+    `timeout_ms` (0 = no limit). `parser` as for `extract`, but html5ever by default: the
+    segments' source spans of the fast parser differ on some pages."""
 
 def rules() -> list[tuple[str, str]]:
     """The rules that run after the model, in order, as (name, description) pairs."""

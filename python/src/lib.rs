@@ -288,7 +288,7 @@ fn extract(
 
 /// The segments of one page: id, path, tag, span, box, score, template, words, parent.
 #[pyfunction]
-#[pyo3(signature = (html, url=None, timeout_ms=10000, parser="fast"))]
+#[pyo3(signature = (html, url=None, timeout_ms=10000, parser="html5ever"))]
 fn segment(
     py: Python<'_>,
     html: &Bound<'_, PyAny>,

@@ -6,8 +6,10 @@
 //! page nested 1,000,000 deep cannot overflow the stack. Text and attribute values live in two
 //! shared string buffers, so building a page allocates a handful of vectors, not one per node.
 //!
-//! [`parse`] builds the arena straight from html5ever's `TreeSink` ([`sink`]); [`reference`](mod@reference)
-//! converts markup5ever_rcdom's tree into the same arena and serves as the test oracle.
+//! [`fast`] builds the arena with a purpose-built tokenizer and tree builder (the pipeline's
+//! default, [`Parser::Fast`]); [`parse`] builds it straight from html5ever's `TreeSink`
+//! ([`sink`]), the fast parser's reference; [`reference`](mod@reference) converts
+//! markup5ever_rcdom's tree into the same arena and serves as the test oracle.
 
 pub mod compare;
 pub mod fast;

@@ -42,7 +42,7 @@ pub fn run(args: Args) -> anyhow::Result<usize> {
                     url: args.url.as_deref(),
                     limits,
                     deadline: Some(&deadline),
-                    parser: args.limits.parser,
+                    parser: args.limits.parser_for(pagelevel::Spans::Skip),
                     ..Default::default()
                 },
             )?;

@@ -60,7 +60,10 @@ impl PageInputs {
     ) -> anyhow::Result<usize> {
         check_stdin(&self.pages)?;
         let model = pipeline.model()?;
-        let options = pipeline.options();
+        let options = Options {
+            parser: pipeline.limits.parser_for(spans),
+            ..pipeline.options()
+        };
         let limits = self.timeout.with(pipeline.limits.limits());
         let bar = crate::batch::progress(self.pages.len());
         let progress = |p: Progress| {
@@ -110,9 +113,10 @@ impl ManifestArgs {
 #[derive(clap::Args, Debug, Clone)]
 pub struct LimitArgs {
     /// The HTML parser: fast (the purpose-built one) or html5ever (its reference; the same tree
-    /// on every shared page, docs/parser.md).
-    #[arg(long, value_enum, default_value_t = Parser::Fast)]
-    pub parser: Parser,
+    /// on every shared page, docs/parser.md). Default: fast, but html5ever for `segment` and
+    /// `view`, which print source spans (the fast parser's spans differ on some pages).
+    #[arg(long, value_enum)]
+    pub parser: Option<Parser>,
     /// Largest page accepted, in bytes after gzip decompression (default 64 MiB).
     #[arg(long, value_name = "BYTES", default_value_t = DEFAULT_MAX_INPUT_BYTES)]
     pub max_input_bytes: u64,
@@ -126,14 +130,23 @@ impl LimitArgs {
     /// (site runs, WARC records re-read by offset, training) that the option does not reach
     /// yet: they parse with the library's default, the fast parser.
     pub fn default_parser_only(&self, command: &str) -> anyhow::Result<()> {
-        if self.parser != Parser::default() {
-            anyhow::bail!(
+        match self.parser {
+            Some(p) if p != Parser::default() => anyhow::bail!(
                 "--parser {}: `{command}` parses with the default parser ({}) only",
-                self.parser.name(),
+                p.name(),
                 Parser::default().name()
-            );
+            ),
+            _ => Ok(()),
         }
-        Ok(())
+    }
+
+    /// The parser for a command: the one asked for, else the library's default (the fast
+    /// parser), or html5ever when `spans` are printed (`segment`, `view`).
+    pub fn parser_for(&self, spans: pagelevel::Spans) -> Parser {
+        self.parser.unwrap_or(match spans {
+            pagelevel::Spans::Keep => Parser::Html5ever,
+            pagelevel::Spans::Skip => Parser::default(),
+        })
     }
 
     /// The limits these flags describe, without a time limit (see [`TimeoutArg`]).
@@ -261,7 +274,7 @@ impl PipelineArgs {
                 tree_keep_words: self.tree_keep_words,
             },
             rules: self.rule_set(),
-            parser: self.limits.parser,
+            parser: self.limits.parser_for(pagelevel::Spans::Skip),
             ..Options::default()
         }
     }
