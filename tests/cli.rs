@@ -250,8 +250,13 @@ fn a_page_over_a_limit_fails_alone() {
     };
     let big = write("big.html", "<p>".to_string() + &"word ".repeat(400_000));
     let many = write("many.html", "<p>x</p>".repeat(2_000));
-    // Nested divs cost html5ever O(depth) each (docs/robustness.md): hours, unless stopped.
-    let deep = write("deep.html", "<div>".repeat(200_000));
+    // Nested divs under an <object> (a scope boundary) inside a <p> cost each parser O(depth)
+    // per <div>, which looks for the <p> down to the boundary (docs/parser.md): hours, unless
+    // stopped.
+    let deep = write(
+        "deep.html",
+        "<p><object>".to_string() + &"<div>".repeat(200_000),
+    );
     let ex = examples();
     // The size limits, with no time limit: what stops a page does not depend on the machine.
     // The time limit, alone (the deep page is under the default size limits).
@@ -838,9 +843,11 @@ fn features_output_is_linear_on_deep_pages_and_has_a_time_limit() {
     assert_eq!(text.lines().count(), 200_000 + 3);
     let longest = text.lines().map(str::len).max().unwrap();
     assert!(longest < 3_000, "{longest}");
-    // Nested divs are quadratic in html5ever: the time limit stops them, for this page alone.
+    // Nested divs under an <object> inside a <p> are quadratic in either parser: the time
+    // limit stops them, for this page alone.
     let divs = dir.join("divs.html");
-    std::fs::write(&divs, "<div>".repeat(200_000)).unwrap();
+    // Slow for either parser: each <div> looks for the open <p> down to the <object>.
+    std::fs::write(&divs, "<p><object>".to_string() + &"<div>".repeat(200_000)).unwrap();
     let start = std::time::Instant::now();
     let out = bin()
         .args(["features", "--timeout-ms", "1000"])
@@ -863,7 +870,8 @@ fn dedup_and_sitelevel_have_a_time_limit() {
     let _machine = common::timed();
     let dir = hostile_dir("dedup-timeout");
     let divs = dir.join("divs.html");
-    std::fs::write(&divs, "<div>".repeat(200_000)).unwrap();
+    // Slow for either parser: each <div> looks for the open <p> down to the <object>.
+    std::fs::write(&divs, "<p><object>".to_string() + &"<div>".repeat(200_000)).unwrap();
     let ex = examples();
     let out = bin()
         .args(["dedup", "--timeout-ms", "1000"])

@@ -9,7 +9,7 @@ mod builder;
 mod tokenizer;
 
 use crate::config::Deadline;
-use crate::dom::Dom;
+use crate::dom::tree::Dom;
 use crate::{Error, Limits, Result};
 
 /// Input bytes between two deadline checks.
@@ -34,7 +34,7 @@ pub fn parse_within(html: &str, limits: &Limits, deadline: &Deadline) -> Result<
     drive(html, limits, deadline, true)
 }
 
-/// Like [`parse_within`] without source spans (every [`crate::dom::Span`] unknown).
+/// Like [`parse_within`] without source spans (every [`crate::dom::tree::Span`] unknown).
 pub fn parse_plain_within(html: &str, limits: &Limits, deadline: &Deadline) -> Result<Dom> {
     drive(html, limits, deadline, false)
 }
