@@ -1,5 +1,5 @@
-//! The fast parser: a byte-level tokenizer ([`tokenizer`]) and tree construction straight into
-//! the arena ([`builder`]), with html5ever's behaviour as its reference.
+//! The fast parser: a byte-level tokenizer (`tokenizer.rs`) and tree construction straight into
+//! the arena (`builder.rs`), with html5ever's behaviour as its reference.
 //!
 //! It builds the same [`Dom`] as [`crate::dom::sink`] (same nodes, names, namespaces, kept
 //! attributes, text, comment lengths and byte estimates), under the same limits and deadline,
@@ -22,7 +22,7 @@ const CHECK_BYTES: usize = 4 << 10;
 /// [`Error::TooLarge`] when the text is over `limits.max_input_bytes` (or 4 GiB).
 ///
 /// # Complexity
-/// Linear in the input on real pages (see [`builder`] for the per-token bounds); no recursion,
+/// Linear in the input on real pages (see `builder.rs` for the per-token bounds); no recursion,
 /// so any depth parses.
 pub fn parse(html: &str, limits: &Limits) -> Result<Dom> {
     parse_within(html, limits, &Deadline::none())
