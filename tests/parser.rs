@@ -328,7 +328,7 @@ fn growth_is_linear_on_adversarial_shapes() {
     // times taken relative to a flat page of the same node count, plus one: 1 for linear, 2
     // for quadratic.
     type Shape = (&'static str, fn(usize) -> String);
-    let shapes: [Shape; 6] = [
+    let shapes: [Shape; 11] = [
         ("nested divs", |n| "<div>".repeat(n)),
         ("misnested formatting", |n| "<b><i><p>".repeat(n / 3) + "x"),
         ("deep tables", |n| "<table><tr><td>".repeat(n / 3)),
@@ -339,6 +339,26 @@ fn growth_is_linear_on_adversarial_shapes() {
         ("unclosed anchors", |n| "<a href=x>t".repeat(n)),
         ("formatting in table cells", |n| {
             "<table><td><b>x".repeat(n / 3)
+        }),
+        // Each <div> checks for an open <p> in button scope, down to the <object>.
+        ("nested divs under a scope boundary", |n| {
+            "<p><object>".to_string() + &"<div>".repeat(n)
+        }),
+        // Each <li> looks for an open <li> down the stack, through every <span>.
+        ("list items under inline elements", |n| {
+            "<span>".repeat(n / 2) + &"<li></li>".repeat(n / 2)
+        }),
+        // Each end tag looks for its element down the stack, through every <span>.
+        ("stray end tags", |n| {
+            "<span>".repeat(n / 2) + &"</foo>".repeat(n / 2)
+        }),
+        // Each end tag in SVG looks for its element down the run of foreign elements.
+        ("stray end tags in SVG", |n| {
+            "<svg>".to_string() + &"<g>".repeat(n / 2) + &"</foo>".repeat(n / 2)
+        }),
+        // Each foster-parented element looks for the table down the stack.
+        ("foster-parented formatting", |n| {
+            "<table>".to_string() + &"<b>".repeat(n)
         }),
     ];
     for (name, make) in shapes {

@@ -77,6 +77,10 @@ struct N {
     attr_bytes: u32,
     /// On the stack of open elements.
     open: bool,
+    /// Its index in the stack of open elements, while open.
+    at: u32,
+    /// The next open HTML element below it with the same tag ([`Tree::top_of`]), while open.
+    below: u32,
 }
 
 impl N {
@@ -97,6 +101,8 @@ impl N {
             template: NONE,
             attr_bytes: 0,
             open: false,
+            at: 0,
+            below: NONE,
         }
     }
 }
@@ -185,9 +191,18 @@ pub(crate) struct Tree<'a> {
     custom: Vec<Box<str>>,
     custom_map: FxHashMap<Box<str>, Tag>,
     names: Names,
-    /// Open HTML elements per tag slot (see [`Tree::slot`]).
-    open_count: Vec<u32>,
+    /// The topmost open HTML element per tag slot (see [`Tree::slot`]), NONE if none; the
+    /// others of that tag follow through [`N::below`], so a name lookup on the stack is O(1).
+    top_of: Vec<u32>,
+    /// The same for open foreign (SVG, MathML) elements, by the slot of their lower-case name
+    /// (what an end tag matches in foreign content).
+    top_foreign: Vec<u32>,
+    /// Adjusted SVG tag (`foreignObject`) → the lower-case tag it was adjusted from.
+    lower: FxHashMap<Tag, Tag>,
     open: Vec<u32>,
+    /// Per entry of `open`: where the nearest boundary of each scope lies at or below it, so
+    /// that "in scope" is a comparison instead of a walk down the stack.
+    bounds: Vec<Bounds>,
     fmt: Vec<Fmt>,
     mode: Mode,
     orig_mode: Mode,
@@ -311,8 +326,11 @@ impl<'a> Tree<'a> {
             custom: Vec::new(),
             custom_map: FxHashMap::default(),
             names: placeholder,
-            open_count: vec![0; tag::NAMES.len() + 32],
+            top_of: vec![NONE; tag::NAMES.len() + 32],
+            top_foreign: vec![NONE; tag::NAMES.len() + 32],
+            lower: FxHashMap::default(),
             open: Vec::new(),
+            bounds: Vec::new(),
             fmt: Vec::new(),
             mode: Mode::Initial,
             orig_mode: Mode::InBody,
@@ -373,7 +391,8 @@ impl<'a> Tree<'a> {
         if k == self.custom.len() {
             self.custom.push(name.into());
             self.custom_map.insert(name.into(), t);
-            self.open_count.push(0);
+            self.top_of.push(NONE);
+            self.top_foreign.push(NONE);
         }
         t
     }
@@ -545,19 +564,19 @@ impl<'a> Tree<'a> {
         if !(self.foster && foster_target) {
             return Place::Last(self.template_contents(target));
         }
-        for i in (0..self.open.len()).rev() {
-            let e = self.open[i];
-            if self.is(e, Tag::TEMPLATE) {
-                return Place::Last(self.template_contents(e));
+        // The topmost open template or table, whichever is higher: O(1) from the chains.
+        let (template, table) = (self.top_open(Tag::TEMPLATE), self.top_open(Tag::TABLE));
+        let at = |e: u32| (e != NONE).then(|| self.nodes[e as usize].at);
+        match (at(template), at(table)) {
+            (Some(a), b) if b.is_none_or(|b| a > b) => {
+                Place::Last(self.template_contents(template))
             }
-            if self.is(e, Tag::TABLE) {
-                return Place::Foster {
-                    table: e,
-                    prev: self.open[i.saturating_sub(1)],
-                };
-            }
+            (_, Some(i)) => Place::Foster {
+                table,
+                prev: self.open[(i as usize).saturating_sub(1)],
+            },
+            _ => Place::Last(self.open.first().copied().unwrap_or(0)),
         }
-        Place::Last(self.open.first().copied().unwrap_or(0))
     }
 
     fn insert_node_at(&mut self, place: Place, child: u32) {
@@ -750,29 +769,144 @@ impl<'a> Tree<'a> {
 
     // ---- the stack of open elements ----
 
-    fn push(&mut self, e: u32) {
-        self.open.push(e);
-        let n = &mut self.nodes[e as usize];
-        n.open = true;
-        if n.ns == Ns::Html {
-            let s = Self::slot(n.tag);
-            self.open_count[s] += 1;
+    /// The boundaries at stack index `i` for element `e`, given those below it.
+    fn bounds_at(&self, i: usize, e: u32) -> Bounds {
+        let below = if i == 0 {
+            Bounds::default()
+        } else {
+            self.bounds[i - 1]
+        };
+        let here = i as u32 + 1;
+        let pick = |is: bool, b: u32| if is { here } else { b };
+        let default = self.default_scope(e);
+        let special = self.special(e);
+        let tag = self.html_tag(e);
+        Bounds {
+            default: pick(default, below.default),
+            list_item: pick(
+                default || matches!(tag, Some(Tag::OL | Tag::UL)),
+                below.list_item,
+            ),
+            button: pick(default || tag == Some(Tag::BUTTON), below.button),
+            table: pick(
+                matches!(tag, Some(Tag::HTML | Tag::TABLE | Tag::TEMPLATE)),
+                below.table,
+            ),
+            special: pick(special, below.special),
+            html: pick(self.nodes[e as usize].ns == Ns::Html, below.html),
+            special_but_adp: pick(
+                special && !matches!(tag, Some(Tag::ADDRESS | Tag::DIV | Tag::P)),
+                below.special_but_adp,
+            ),
         }
     }
 
-    fn forget(&mut self, e: u32) {
-        let n = &mut self.nodes[e as usize];
-        n.open = false;
-        if n.ns == Ns::Html {
-            let s = Self::slot(n.tag);
-            self.open_count[s] -= 1;
+    /// Recomputes stack indices and boundaries from stack index `from` up, after an insertion
+    /// or removal there: O(elements above `from`), as the `Vec` shift itself.
+    fn restack_from(&mut self, from: usize) {
+        self.bounds.truncate(from);
+        for i in from..self.open.len() {
+            let e = self.open[i];
+            self.nodes[e as usize].at = i as u32;
+            let b = self.bounds_at(i, e);
+            self.bounds.push(b);
         }
+    }
+
+    /// The chain `e` belongs to: (foreign, slot).
+    fn chain(&self, e: u32) -> (bool, usize) {
+        let n = &self.nodes[e as usize];
+        if n.ns == Ns::Html {
+            (false, Self::slot(n.tag))
+        } else {
+            let lc = self.lower.get(&n.tag).copied().unwrap_or(n.tag);
+            (true, Self::slot(lc))
+        }
+    }
+
+    fn head(&mut self, (foreign, s): (bool, usize)) -> &mut u32 {
+        if foreign {
+            &mut self.top_foreign[s]
+        } else {
+            &mut self.top_of[s]
+        }
+    }
+
+    /// Links open element `e` into its tag's chain, in stack order (its `at` is set).
+    fn link(&mut self, e: u32) {
+        let chain = self.chain(e);
+        let at = self.nodes[e as usize].at;
+        let mut prev = NONE;
+        let mut cur = *self.head(chain);
+        while cur != NONE && self.nodes[cur as usize].at > at {
+            prev = cur;
+            cur = self.nodes[cur as usize].below;
+        }
+        self.nodes[e as usize].below = cur;
+        if prev == NONE {
+            *self.head(chain) = e;
+        } else {
+            self.nodes[prev as usize].below = e;
+        }
+    }
+
+    /// Unlinks open element `e` from its tag's chain: O(1) for the topmost of its tag, else
+    /// O(open elements of that tag above it).
+    fn unlink(&mut self, e: u32) {
+        let chain = self.chain(e);
+        let below = self.nodes[e as usize].below;
+        let mut cur = *self.head(chain);
+        if cur == e {
+            *self.head(chain) = below;
+            return;
+        }
+        while cur != NONE {
+            let next = self.nodes[cur as usize].below;
+            if next == e {
+                self.nodes[cur as usize].below = below;
+                return;
+            }
+            cur = next;
+        }
+    }
+
+    fn push(&mut self, e: u32) {
+        let i = self.open.len();
+        self.open.push(e);
+        let b = self.bounds_at(i, e);
+        self.bounds.push(b);
+        let n = &mut self.nodes[e as usize];
+        n.open = true;
+        n.at = i as u32;
+        self.link(e);
+    }
+
+    /// Inserts `e` into the stack at index `i`.
+    fn insert_open_at(&mut self, i: usize, e: u32) {
+        self.open.insert(i, e);
+        self.nodes[e as usize].open = true;
+        self.restack_from(i);
+        self.link(e);
+    }
+
+    /// Replaces the stack entry at `i` with `e`, an element of the same tag and namespace.
+    fn replace_open_at(&mut self, i: usize, e: u32) {
+        let old = self.open[i];
+        self.unlink(old);
+        self.nodes[old as usize].open = false;
+        self.open[i] = e;
+        let n = &mut self.nodes[e as usize];
+        n.open = true;
+        n.at = i as u32;
+        self.link(e);
     }
 
     fn pop(&mut self) -> u32 {
         match self.open.pop() {
             Some(e) => {
-                self.forget(e);
+                self.bounds.pop();
+                self.unlink(e);
+                self.nodes[e as usize].open = false;
                 e
             }
             None => NONE,
@@ -786,21 +920,28 @@ impl<'a> Tree<'a> {
     }
 
     fn remove_open_at(&mut self, i: usize) {
-        let e = self.open.remove(i);
-        self.forget(e);
+        let e = self.open[i];
+        self.unlink(e);
+        self.nodes[e as usize].open = false;
+        self.open.remove(i);
+        self.restack_from(i);
     }
 
     fn remove_from_stack(&mut self, e: u32) {
         if !self.nodes[e as usize].open {
             return;
         }
-        if let Some(i) = self.open.iter().rposition(|&x| x == e) {
-            self.remove_open_at(i);
-        }
+        let i = self.nodes[e as usize].at as usize;
+        self.remove_open_at(i);
+    }
+
+    /// The topmost open HTML element named `t`, NONE if none.
+    fn top_open(&self, t: Tag) -> u32 {
+        self.top_of[Self::slot(t)]
     }
 
     fn any_open(&self, t: Tag) -> bool {
-        self.open_count[Self::slot(t)] > 0
+        self.top_open(t) != NONE
     }
 
     fn cur_is(&self, t: Tag) -> bool {
@@ -840,36 +981,36 @@ impl<'a> Tree<'a> {
         }
     }
 
-    fn boundary(&self, scope: Scope, e: u32) -> bool {
+    /// The stack index + 1 of the topmost boundary of `scope` (0: none), from the cached
+    /// [`Bounds`] of the current node.
+    fn bound(&self, scope: Scope) -> u32 {
+        let Some(b) = self.bounds.last() else {
+            return 0;
+        };
         match scope {
-            Scope::Default => self.default_scope(e),
-            Scope::ListItem => {
-                self.default_scope(e) || matches!(self.html_tag(e), Some(Tag::OL | Tag::UL))
-            }
-            Scope::Button => self.default_scope(e) || self.is(e, Tag::BUTTON),
-            Scope::Table => matches!(
-                self.html_tag(e),
-                Some(Tag::HTML | Tag::TABLE | Tag::TEMPLATE)
-            ),
+            Scope::Default => b.default,
+            Scope::ListItem => b.list_item,
+            Scope::Button => b.button,
+            Scope::Table => b.table,
         }
     }
 
-    /// Whether an element `pred` picks is in `scope`: walks the stack down to the first boundary.
-    fn in_scope(&self, scope: Scope, pred: impl Fn(&Self, u32) -> bool) -> bool {
-        for &e in self.open.iter().rev() {
-            if pred(self, e) {
-                return true;
-            }
-            if self.boundary(scope, e) {
-                return false;
-            }
-        }
-        false
+    /// Whether open element `e` is in `scope`: the spec's walk down from the current node
+    /// meets `e` before (or at) the first boundary. O(1).
+    fn node_in_scope(&self, scope: Scope, e: u32) -> bool {
+        let n = &self.nodes[e as usize];
+        n.open && n.at + 1 >= self.bound(scope)
     }
 
-    /// [`Tree::in_scope`] for an HTML element named `t`; O(1) when none is open.
+    /// Whether an HTML element named `t` is in `scope`: its topmost one is. O(1).
     fn in_scope_named(&self, scope: Scope, t: Tag) -> bool {
-        self.any_open(t) && self.in_scope(scope, |s, e| s.is(e, t))
+        let e = self.top_open(t);
+        e != NONE && self.node_in_scope(scope, e)
+    }
+
+    /// Whether an HTML element with one of the names `ts` is in `scope`. O(`ts.len()`).
+    fn in_scope_any(&self, scope: Scope, ts: &[Tag]) -> bool {
+        ts.iter().any(|&t| self.in_scope_named(scope, t))
     }
 
     fn special(&self, e: u32) -> bool {
@@ -1218,7 +1359,7 @@ impl<'a> Tree<'a> {
                 return;
             };
             let si = if self.nodes[fe as usize].open {
-                self.open.iter().rposition(|&x| x == fe)
+                Some(self.nodes[fe as usize].at as usize)
             } else {
                 None
             };
@@ -1226,7 +1367,7 @@ impl<'a> Tree<'a> {
                 self.fmt.remove(fi);
                 return;
             };
-            if !self.in_scope(Scope::Default, |_, e| e == fe) {
+            if !self.node_in_scope(Scope::Default, fe) {
                 return;
             }
             let Some(fbi) = (si..self.open.len()).find(|&i| self.special(self.open[i])) else {
@@ -1263,13 +1404,7 @@ impl<'a> Tree<'a> {
                     break;
                 };
                 let new = self.clone_element(node);
-                self.forget(node);
-                self.open[node_index] = new;
-                self.nodes[new as usize].open = true;
-                if self.nodes[new as usize].ns == Ns::Html {
-                    let s = Self::slot(self.nodes[new as usize].tag);
-                    self.open_count[s] += 1;
-                }
+                self.replace_open_at(node_index, new);
                 self.fmt[nfi] = Fmt::El(new, key);
                 if last_node == fb {
                     after = Some(new);
@@ -1300,29 +1435,25 @@ impl<'a> Tree<'a> {
                 }
             }
             self.remove_from_stack(fe);
-            if let Some(p) = self.open.iter().rposition(|&x| x == fb) {
-                self.open.insert(p + 1, new);
-                self.nodes[new as usize].open = true;
-                let s = Self::slot(self.nodes[new as usize].tag);
-                self.open_count[s] += 1;
+            if self.nodes[fb as usize].open {
+                let p = self.nodes[fb as usize].at as usize;
+                self.insert_open_at(p + 1, new);
             }
         }
     }
 
     /// "Any other end tag" in body.
     fn end_tag_in_body(&mut self, t: Tag) {
-        let mut found = None;
-        for i in (0..self.open.len()).rev() {
-            let e = self.open[i];
-            if self.is(e, t) {
-                found = Some(i);
-                break;
-            }
-            if self.special(e) {
-                return;
-            }
+        // The spec walks down to the topmost element named `t` and gives up at a special
+        // element above it: both are cached, so this is O(1).
+        let e = self.top_open(t);
+        if e == NONE {
+            return;
         }
-        let Some(i) = found else { return };
+        let i = self.nodes[e as usize].at as usize;
+        if self.bounds.last().map_or(0, |b| b.special) > i as u32 + 1 {
+            return;
+        }
         self.generate_implied_end(Some(t));
         self.truncate(i);
     }
@@ -1859,9 +1990,7 @@ impl<'a> Tree<'a> {
                             || (t.end && t.tag == Tag::TABLE) =>
                     {
                         // html5ever tests table, tbody, tfoot (not thead) here.
-                        if self.in_scope(Scope::Table, |s, e| {
-                            matches!(s.html_tag(e), Some(Tag::TABLE | Tag::TBODY | Tag::TFOOT))
-                        }) {
+                        if self.in_scope_any(Scope::Table, &[Tag::TABLE, Tag::TBODY, Tag::TFOOT]) {
                             self.pop_until_current(BODY_CONTEXT);
                             self.pop();
                             (Reprocess(Mode::InTable), None)
@@ -1983,9 +2112,7 @@ impl<'a> Tree<'a> {
                                 | Tag::TR
                         ) =>
                 {
-                    if self.in_scope(Scope::Table, |s, e| {
-                        matches!(s.html_tag(e), Some(Tag::TD | Tag::TH))
-                    }) {
+                    if self.in_scope_any(Scope::Table, &[Tag::TD, Tag::TH]) {
                         self.close_cell();
                         (Reprocess(Mode::InRow), None)
                     } else {
@@ -2457,24 +2584,22 @@ impl<'a> Tree<'a> {
             Tag::LI | Tag::DD | Tag::DT => {
                 let list = g == Tag::LI;
                 self.frameset_ok = false;
-                let mut to_close = None;
-                for i in (0..self.open.len()).rev() {
-                    let e = self.open[i];
-                    let can_close = match self.html_tag(e) {
-                        Some(Tag::LI) => list,
-                        Some(Tag::DD | Tag::DT) => !list,
-                        _ => false,
-                    };
-                    if can_close {
-                        to_close = self.html_tag(e);
-                        break;
-                    }
-                    if self.special(e)
-                        && !matches!(self.html_tag(e), Some(Tag::ADDRESS | Tag::DIV | Tag::P))
-                    {
-                        break;
-                    }
-                }
+                // The spec walks down to the topmost element this item closes and gives up at
+                // a special element (but address, div, p) above it: both are cached, O(1).
+                let candidates: &[Tag] = if list {
+                    &[Tag::LI]
+                } else {
+                    &[Tag::DD, Tag::DT]
+                };
+                let top = candidates
+                    .iter()
+                    .map(|&c| self.top_open(c))
+                    .filter(|&e| e != NONE)
+                    .max_by_key(|&e| self.nodes[e as usize].at);
+                let stop = self.bounds.last().map_or(0, |b| b.special_but_adp);
+                let to_close = top
+                    .filter(|&e| stop <= self.nodes[e as usize].at + 1)
+                    .and_then(|e| self.html_tag(e));
                 if let Some(name) = to_close {
                     self.generate_implied_end(Some(name));
                     self.pop_until(name);
@@ -2737,7 +2862,7 @@ impl<'a> Tree<'a> {
             Tag::FORM => {
                 if !self.any_open(Tag::TEMPLATE) {
                     let node = std::mem::replace(&mut self.form, NONE);
-                    if node == NONE || !self.in_scope(Scope::Default, |_, e| e == node) {
+                    if node == NONE || !self.node_in_scope(Scope::Default, node) {
                         return DONE;
                     }
                     self.generate_implied_end(None);
@@ -2771,12 +2896,7 @@ impl<'a> Tree<'a> {
                 DONE
             }
             Tag::H1 | Tag::H2 | Tag::H3 | Tag::H4 | Tag::H5 | Tag::H6 => {
-                if self.in_scope(Scope::Default, |s, e| {
-                    matches!(
-                        s.html_tag(e),
-                        Some(Tag::H1 | Tag::H2 | Tag::H3 | Tag::H4 | Tag::H5 | Tag::H6)
-                    )
-                }) {
+                if self.in_scope_any(Scope::Default, &HEADINGS) {
                     self.generate_implied_end(None);
                     self.pop_until_heading();
                 }
@@ -2902,7 +3022,9 @@ impl<'a> Tree<'a> {
                     let name = tok.name();
                     let adjusted = svg_tag_name(name);
                     if adjusted != name {
+                        let lc = t.tag;
                         t.tag = self.intern(adjusted);
+                        self.lower.insert(t.tag, lc);
                     }
                 }
                 self.insert_element(tok, t, ns, !t.self_closing);
@@ -2912,8 +3034,24 @@ impl<'a> Tree<'a> {
                 if matches!(t.tag, Tag::BR | Tag::P) {
                     return self.break_out(tok, tk);
                 }
+                let top = self.open.len() - 1;
+                if top > 0 && self.nodes[self.open[top] as usize].ns != Ns::Html {
+                    // The spec walks down the run of foreign elements above the topmost HTML
+                    // one for an element of this name: the chains and bounds answer in O(1).
+                    let h = self.bounds[top - 1].html.saturating_sub(1);
+                    let e = self.top_foreign[Self::slot(t.tag)];
+                    if e != NONE && self.nodes[e as usize].at > h {
+                        self.truncate(self.nodes[e as usize].at as usize);
+                        return DONE;
+                    }
+                    if h == 0 {
+                        return DONE;
+                    }
+                    let mode = self.mode;
+                    return self.step(tok, mode, tk);
+                }
                 let name = tok.name();
-                let mut i = self.open.len() - 1;
+                let mut i = top;
                 let mut first = true;
                 loop {
                     if i == 0 {
@@ -3074,6 +3212,23 @@ enum Scope {
     Button,
     Table,
 }
+
+/// Per entry of the stack of open elements: the stack index + 1 of the topmost element at or
+/// below it that bounds each scope, or is special (0: none).
+#[derive(Clone, Copy, Default)]
+struct Bounds {
+    default: u32,
+    list_item: u32,
+    button: u32,
+    table: u32,
+    special: u32,
+    /// Special but not address, div or p: where the `li`/`dd`/`dt` walk stops.
+    special_but_adp: u32,
+    /// An HTML element: where an end tag's walk in foreign content stops.
+    html: u32,
+}
+
+const HEADINGS: [Tag; 6] = [Tag::H1, Tag::H2, Tag::H3, Tag::H4, Tag::H5, Tag::H6];
 
 fn type_hidden(tok: &Tokenizer) -> bool {
     tok.attrs.iter().any(|&a| {
