@@ -190,18 +190,21 @@ def test_the_gil_is_released_while_rust_works():
     assert max(gaps) < 0.5 * (end - start), (max(gaps), end - start)
 
 
-# Nested divs under an <object> (a scope boundary) inside a <p>: each <div> looks for the open
-# <p> down to the <object>, in either parser, so 200,000 of them take minutes unless stopped.
-DEEP_DIVS = b"<p><object>" + b"<div>" * 200_000
+# Nested divs cost html5ever O(depth) each (it walks its whole stack looking for a <p>): 200,000
+# of them take minutes unless stopped. The fast parser is linear on them; these tests pick
+# html5ever.
+DEEP_DIVS = b"<div>" * 200_000
 
 
 def test_timeout_ms_stops_a_slow_page_in_every_call():
     import time
 
     for call in (
-        lambda: pagelevel.extract(DEEP_DIVS, timeout_ms=300),
-        lambda: pagelevel.segment(DEEP_DIVS, timeout_ms=300),
-        lambda: pagelevel.SiteLevel().add("https://a.example/x", DEEP_DIVS, timeout_ms=300),
+        lambda: pagelevel.extract(DEEP_DIVS, timeout_ms=300, parser="html5ever"),
+        lambda: pagelevel.segment(DEEP_DIVS, timeout_ms=300, parser="html5ever"),
+        lambda: pagelevel.SiteLevel().add(
+            "https://a.example/x", DEEP_DIVS, timeout_ms=300, parser="html5ever"
+        ),
     ):
         start = time.monotonic()
         with pytest.raises(pagelevel.PageLevelError, match="time limit of 300 ms"):
@@ -228,7 +231,7 @@ def test_ctrl_c_interrupts_a_long_call():
         start = time.monotonic()
         # The time limit only bounds a missed interrupt (a failure, not a hang of the suite).
         with pytest.raises(KeyboardInterrupt):
-            pagelevel.extract(DEEP_DIVS, timeout_ms=120_000)
+            pagelevel.extract(DEEP_DIVS, timeout_ms=120_000, parser="html5ever")
         assert time.monotonic() - start < 10
     finally:
         signal.signal(signal.SIGINT, previous)

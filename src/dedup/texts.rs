@@ -212,13 +212,14 @@ impl Texts {
     /// A page from its WARC record (at `offset`) or its file.
     fn load(&self, p: &SitePage, offset: Option<Place>, deadline: &Deadline) -> Result<Page> {
         match offset {
-            Some(o) => o.page(&p.file, &self.limits),
+            Some(o) => o.page(&p.file, &self.limits, self.opts.parser),
             None => Page::from_path(
                 &p.file,
                 &crate::PageOptions {
                     url: p.url.as_deref(),
                     limits: self.limits,
                     deadline: Some(deadline),
+                    parser: self.opts.parser,
                     ..Default::default()
                 },
             ),

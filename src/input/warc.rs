@@ -272,10 +272,15 @@ impl Input {
 }
 
 /// Reads the HTML record at `offset` of the WARC file `path` (a [`WarcPage::offset`] or
-/// [`BadRecord::offset`] of an earlier pass) and parses it within `limits` (its time limit
-/// included); a bad record fails again with its error. Junk before the record (in its gzip
-/// member) is passed over. Opens the file once per call.
-pub fn page_at(path: &Path, offset: u64, limits: &Limits) -> crate::Result<crate::Page> {
+/// [`BadRecord::offset`] of an earlier pass) and parses it with `parser` within `limits` (its
+/// time limit included); a bad record fails again with its error. Junk before the record (in
+/// its gzip member) is passed over. Opens the file once per call.
+pub fn page_at(
+    path: &Path,
+    offset: u64,
+    limits: &Limits,
+    parser: crate::dom::Parser,
+) -> crate::Result<crate::Page> {
     let io = |source| crate::Error::Io {
         path: path.to_owned(),
         source,
@@ -291,6 +296,7 @@ pub fn page_at(path: &Path, offset: u64, limits: &Limits) -> crate::Result<crate
                         charset: w.charset.as_deref(),
                         limits: *limits,
                         deadline: Some(&limits.deadline()),
+                        parser,
                         ..Default::default()
                     },
                 )
@@ -323,14 +329,19 @@ pub struct Place {
 impl Place {
     /// The page of the record at this place ([`page_at`]), or the error of the bad record or
     /// the junk span that is there.
-    pub fn page(&self, path: &Path, limits: &Limits) -> crate::Result<crate::Page> {
+    pub fn page(
+        &self,
+        path: &Path,
+        limits: &Limits,
+        parser: crate::dom::Parser,
+    ) -> crate::Result<crate::Page> {
         match self.junk {
             Some(len) => Err(crate::Error::Warc {
                 path: path.to_owned(),
                 offset: self.offset,
                 source: WarcError::Junk { len },
             }),
-            None => page_at(path, self.offset, limits),
+            None => page_at(path, self.offset, limits, parser),
         }
     }
 }

@@ -280,6 +280,8 @@ pub struct RunOptions {
     pub limits: Limits,
     /// Pages parsed at a time (in parallel); bounds memory. Default [`DEFAULT_WINDOW`].
     pub window: usize,
+    /// The parser that reads each page.
+    pub parser: crate::dom::Parser,
 }
 
 /// Default for [`RunOptions::window`]: enough to keep a few cores busy.
@@ -291,6 +293,7 @@ impl Default for RunOptions {
             sitelevel: SiteLevelOptions::default(),
             limits: Limits::default(),
             window: DEFAULT_WINDOW,
+            parser: crate::dom::Parser::default(),
         }
     }
 }
@@ -529,15 +532,17 @@ pub fn check_gold(dom: &Dom, labels: &[bool], gold: &str) -> GoldCheck {
     }
 }
 
-/// Reads and parses one page from its file within `limits`, its time limit included, for
-/// hashing or labelling (the DOM lives only inside that call). O(page) plus the parse.
-pub fn load(page: &SitePage, limits: &Limits) -> Result<Page> {
+/// Reads and parses one page from its file with `parser` within `limits`, its time limit
+/// included, for hashing or labelling (the DOM lives only inside that call). O(page) plus the
+/// parse.
+pub fn load(page: &SitePage, limits: &Limits, parser: crate::dom::Parser) -> Result<Page> {
     Page::from_path(
         &page.file,
         &crate::PageOptions {
             url: page.url.as_deref(),
             limits: *limits,
             deadline: Some(&limits.deadline()),
+            parser,
             ..Default::default()
         },
     )
@@ -587,7 +592,13 @@ where
     F: Fn(&SitePage, &Page, &[bool]) -> T + Sync,
     S: FnMut(&SitePage, Outcome<T>),
 {
-    run_site_with(group, options, |_, p| load(p, &options.limits), job, sink)
+    run_site_with(
+        group,
+        options,
+        |_, p| load(p, &options.limits, options.parser),
+        job,
+        sink,
+    )
 }
 
 /// Like [`run_site`], with the pages read by `load(k, page)` (`k` = the page's index in the
@@ -706,10 +717,16 @@ pub struct WarcSite {
 }
 
 impl WarcSite {
-    /// Reads and parses page `k` of the site from its record within `limits`: the `load` of
-    /// [`run_site_with`]. Opens the file once per call.
-    pub fn load(&self, k: usize, page: &SitePage, limits: &Limits) -> Result<Page> {
-        self.places[k].page(&page.file, limits)
+    /// Reads and parses page `k` of the site from its record with `parser` within `limits`:
+    /// the `load` of [`run_site_with`]. Opens the file once per call.
+    pub fn load(
+        &self,
+        k: usize,
+        page: &SitePage,
+        limits: &Limits,
+        parser: crate::dom::Parser,
+    ) -> Result<Page> {
+        self.places[k].page(&page.file, limits, parser)
     }
 }
 

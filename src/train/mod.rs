@@ -347,13 +347,18 @@ impl PageRecord {
         fold_of(&self.site)
     }
 
-    /// The page, read and parsed again within `limits`, with its gold text; `None` when it has
-    /// no gold or either cannot be read (an out-of-fold scorer skips it).
-    fn page_and_gold(&self, limits: &crate::Limits) -> Option<(Page, String)> {
+    /// The page, read and parsed again with `parser` within `limits`, with its gold text;
+    /// `None` when it has no gold or either cannot be read (an out-of-fold scorer skips it).
+    fn page_and_gold(
+        &self,
+        limits: &crate::Limits,
+        parser: crate::dom::Parser,
+    ) -> Option<(Page, String)> {
         let gold = std::fs::read_to_string(self.root.join(self.entry.gold.as_ref()?)).ok()?;
         let opts = crate::PageOptions {
             url: self.entry.url.as_deref(),
             limits: *limits,
+            parser,
             ..Default::default()
         };
         let page = Page::from_path(&self.root.join(&self.entry.html), &opts).ok()?;
@@ -452,6 +457,7 @@ fn plain_pages(
                 &crate::PageOptions {
                     url: p.url.as_deref(),
                     limits: run.limits,
+                    parser: run.parser,
                     ..Default::default()
                 },
             ) {
@@ -1014,7 +1020,7 @@ pub fn fold_threshold_rows(
         .collect::<Vec<usize>>()
         .par_iter()
         .filter_map(|&i| {
-            let (page, gold) = records[i].page_and_gold(limits)?;
+            let (page, gold) = records[i].page_and_gold(limits, opts.parser)?;
             let mut a = analyze(page, &model, opts);
             Some((i, threshold_row(&mut a, &model, opts, grid, &gold)))
         })
@@ -1063,7 +1069,7 @@ pub fn cross_validate_ablating(
         let scored: Vec<Scored> = mine
             .par_iter()
             .filter_map(|&i| {
-                let (page, gold) = records[i].page_and_gold(limits)?;
+                let (page, gold) = records[i].page_and_gold(limits, first.parser)?;
                 let mut a = analyze(page, &model, first);
                 let mut prfs = vec![word_prf(&a.main_text(), &gold)];
                 let row =

@@ -54,7 +54,6 @@ pub struct Args {
 }
 
 pub fn run(args: Args) -> anyhow::Result<usize> {
-    args.pipeline.limits.default_parser_only("dedup")?;
     let ctx = Texts {
         model: args.pipeline.model()?,
         opts: args.pipeline.options(),

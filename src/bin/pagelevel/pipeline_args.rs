@@ -126,9 +126,8 @@ pub struct LimitArgs {
 }
 
 impl LimitArgs {
-    /// An error when `--parser` is given to `command`, which reads its pages through paths
-    /// (site runs, WARC records re-read by offset, training) that the option does not reach
-    /// yet: they parse with the library's default, the fast parser.
+    /// An error when `--parser` picks another parser than the default for `command`, which
+    /// takes none (`bench` times both).
     pub fn default_parser_only(&self, command: &str) -> anyhow::Result<()> {
         match self.parser {
             Some(p) if p != Parser::default() => anyhow::bail!(

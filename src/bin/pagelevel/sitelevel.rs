@@ -107,6 +107,7 @@ impl Args {
                 ..SiteLevelOptions::default()
             },
             limits: self.timeout.with(self.limits.limits()),
+            parser: self.limits.parser_for(pagelevel::Spans::Skip),
             ..RunOptions::default()
         }
     }
@@ -126,7 +127,6 @@ fn groups(args: &Args) -> anyhow::Result<Vec<SiteGroup>> {
 
 /// Runs the subcommand; returns the number of pages that failed.
 pub fn run(args: Args) -> anyhow::Result<usize> {
-    args.limits.default_parser_only("sitelevel")?;
     let options = args.options();
     ::sitelevel::min_pages_for(1, options.sitelevel.theta)?;
     let groups = if args.warc.is_empty() {
@@ -178,13 +178,13 @@ pub fn run(args: Args) -> anyhow::Result<usize> {
         Ok(())
     };
     for g in &groups {
-        one_site(g, &|_, p| site::load(p, &options.limits))?;
+        one_site(g, &|_, p| site::load(p, &options.limits, options.parser))?;
     }
     for path in &args.warc {
-        let limits = options.limits;
+        let (limits, parser) = (options.limits, options.parser);
         site::warc_sites(path, &limits, args.contiguous, |run| {
             runs.add(&run.group.name);
-            one_site(&run.group, &|k, p| run.load(k, p, &limits))
+            one_site(&run.group, &|k, p| run.load(k, p, &limits, parser))
         })?;
     }
     if let Some(w) = runs.warning() {

@@ -150,11 +150,13 @@ pub struct Args {
 }
 
 pub fn run(mut args: Args) -> anyhow::Result<usize> {
-    args.pipeline.limits.default_parser_only("train")?;
     let stages = *args.stages.get_or_insert(args.classifier.default_stages());
     let opts = TrainOptions {
         manifests: set_manifests(&args.data, &args.sets),
-        run: RunOptions::default(),
+        run: RunOptions {
+            parser: args.pipeline.limits.parser_for(pagelevel::Spans::Skip),
+            ..RunOptions::default()
+        },
         labels: args.labels,
         features: args.features,
         keep_trees: stages >= 2,
