@@ -93,6 +93,7 @@ pub mod train;
 pub mod url;
 
 pub use config::Limits;
+pub use dom::Parser;
 pub use error::{Error, Result};
 pub use model::Model;
 pub use output::render::Format;

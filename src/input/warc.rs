@@ -279,7 +279,7 @@ pub fn page_at(
     path: &Path,
     offset: u64,
     limits: &Limits,
-    parser: crate::dom::Parser,
+    parser: crate::Parser,
 ) -> crate::Result<crate::Page> {
     let io = |source| crate::Error::Io {
         path: path.to_owned(),
@@ -333,7 +333,7 @@ impl Place {
         &self,
         path: &Path,
         limits: &Limits,
-        parser: crate::dom::Parser,
+        parser: crate::Parser,
     ) -> crate::Result<crate::Page> {
         match self.junk {
             Some(len) => Err(crate::Error::Warc {
