@@ -50,7 +50,7 @@
 //! | [`segment`] | isotonic smoothing on the tree into segments; the tree filter |
 //! | [`rules`] | the passes after the model, in order, each switchable ([`Options::rules`]) |
 //! | [`pipeline`] | the stages for one page: [`analyze`] → [`Analysis`] |
-//! | [`output`] | main text, Markdown and HTML, segments JSON, the inert view |
+//! | [`output`], [`metadata`] | main text, Markdown and HTML, segments JSON, the inert view; title, author, dates, language and the other metadata |
 //! | [`batch`] | many inputs in parallel, each within its deadline, output in input order |
 //! | [`eval`] | word-F1, template and segmentation metrics against gold |
 //! | [`site`], [`dedup`] | SiteLevel over a site's pages; shingle near-duplicates |
@@ -81,6 +81,7 @@ pub mod features;
 pub mod fuzzing;
 pub mod geometry;
 pub mod input;
+pub mod metadata;
 pub mod model;
 pub mod output;
 pub mod page;

@@ -20,7 +20,7 @@ const STAGES: &[&[&str]] = &[
     &["segment"],
     &["rules"],
     &["pipeline"],
-    &["output"],
+    &["output", "metadata"],
     &["batch"],
     &["eval"],
     &["site", "dedup"],

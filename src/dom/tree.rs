@@ -187,6 +187,12 @@ pub(crate) fn keep_attr(name: &str) -> bool {
             | "rel"
             | "colspan"
             | "align"
+            // Metadata (`crate::metadata`): `<meta>`, `<time>`, Content-Language.
+            | "name"
+            | "property"
+            | "content"
+            | "datetime"
+            | "http-equiv"
     ) || name.starts_with("aria-")
 }
 

@@ -4,7 +4,12 @@
 //! `warc_record_id` and `url` (the target URI) for WARC records. `text`, `markdown`, `html`: the content itself,
 //! each page preceded by a separator line `==> NAME <==` (NAME = the path, or for a WARC record
 //! the path, target URI and record id); failures go to stderr only.
+//!
+//! `--with-metadata` adds the page's metadata (`pagelevel::metadata`): its fields in each JSON
+//! line (absent ones left out; a WARC record's `url` stays its target URI), a front-matter block and the title as first heading in
+//! Markdown and HTML; the text format is unchanged.
 
+use pagelevel::metadata::front::with_front_matter;
 use pagelevel::output::render::Format as Render;
 
 use crate::pipeline_args::{message, PageInputs, PipelineArgs};
@@ -19,6 +24,10 @@ pub struct Args {
     /// Output: JSON Lines, plain text, Markdown or minimal HTML of the main content.
     #[arg(long, value_enum, default_value_t = Format::Jsonl)]
     format: Format,
+    /// Add the page's metadata (title, author, date, language, …): JSON fields, or a
+    /// front-matter block and the title as first heading in Markdown and HTML.
+    #[arg(long)]
+    with_metadata: bool,
 }
 
 #[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
@@ -31,6 +40,7 @@ enum Format {
 
 pub fn run(args: Args) -> anyhow::Result<usize> {
     let format = args.format;
+    let with_metadata = args.with_metadata;
     args.input.for_each_analysis(
         &args.pipeline,
         pagelevel::Spans::Skip,
@@ -39,11 +49,28 @@ pub fn run(args: Args) -> anyhow::Result<usize> {
                 Format::Jsonl => {
                     let mut m = origin.fields();
                     m.insert("text".into(), a.main_text().into());
+                    if with_metadata {
+                        // A WARC record's `url` (its target URI) stays; the others are new keys.
+                        for (k, v) in a.metadata().to_json() {
+                            m.entry(k).or_insert(v);
+                        }
+                    }
                     return line(&m.into());
                 }
                 Format::Text => a.main_text(),
-                Format::Markdown => a.main_rendered(Render::Markdown),
-                Format::Html => a.main_rendered(Render::Html),
+                Format::Markdown | Format::Html => {
+                    let render = if format == Format::Markdown {
+                        Render::Markdown
+                    } else {
+                        Render::Html
+                    };
+                    let body = a.main_rendered(render);
+                    if with_metadata {
+                        with_front_matter(&a.metadata(), &body, render)
+                    } else {
+                        body
+                    }
+                }
             };
             let mut out = format!("==> {} <==\n{}", origin.name(), body);
             if !out.ends_with('\n') {

@@ -1,0 +1,167 @@
+//! The words metadata extraction reads in markup and values, in one place.
+
+/// Words that open a byline before the name (compared without case; whole words).
+pub const BYLINE_PREFIXES: &[&str] = &[
+    "written by",
+    "posted by",
+    "published by",
+    "reviewed by",
+    "story by",
+    "words by",
+    "by",
+    "author:",
+    "authors:",
+    "author",
+    "autor:",
+    "autor",
+    "auteur:",
+    "par",
+    "von",
+    "por",
+    "door",
+];
+
+/// Values of an author field that name a role or an account, not a person (compared without
+/// case, spaces or punctuation).
+pub const NOT_PERSONS: &[&str] = &[
+    "admin",
+    "administrator",
+    "webmaster",
+    "root",
+    "user",
+    "guest",
+    "anonymous",
+    "unknown",
+    "staff",
+    "editor",
+    "editors",
+    "editorial",
+    "editorial staff",
+    "editorial team",
+    "editorial board",
+    "the editors",
+    "news desk",
+    "newsdesk",
+    "team",
+    "our team",
+    "support",
+    "support team",
+    "contributor",
+    "contributors",
+    "guest author",
+    "guest contributor",
+    "author",
+    "redaktion",
+    "rédaction",
+    "redacción",
+    "redazione",
+    "redactie",
+    "null",
+    "none",
+    "undefined",
+    "system",
+    "post",
+    "posted",
+    "via",
+    "about the author",
+    "about author",
+    "follow author",
+    "follow",
+    "share",
+    "published",
+    "updated",
+];
+
+/// What a `class` token of the page's byline holds (lower-cased, as a substring:
+/// `author-name`, `c-byline__author`, `authorDateBlock_authorName__N6j3Y`).
+pub const BYLINE_CLASS_WORDS: &[&str] = &["byline", "author", "posted-by", "postedby"];
+
+/// What a byline-like class token holding it is not: the author's picture, biography, links
+/// and the comments' authors.
+pub const NOT_BYLINE_CLASS_WORDS: &[&str] = &[
+    "avatar",
+    "bio",
+    "image",
+    "img",
+    "photo",
+    "pic",
+    "desc",
+    "about",
+    "social",
+    "follow",
+    "more",
+    "comment",
+    "reply",
+    "authority",
+    "box",
+    "card",
+    "list",
+    "description",
+    "info-",
+];
+
+/// What a `class` token of a dateline holds (lower-cased, as a substring).
+pub const DATE_CLASS_WORDS: &[&str] = &["date", "publish", "posted", "timestamp"];
+
+/// What a date-like class token holding it is not.
+pub const NOT_DATE_CLASS_WORDS: &[&str] = &["update", "candidate", "mandate", "validate", "picker"];
+
+/// schema.org types of an article-like main entity (JSON-LD `@type`, microdata `itemtype`).
+pub const ARTICLE_TYPES: &[&str] = &[
+    "article",
+    "newsarticle",
+    "blogposting",
+    "reportagenewsarticle",
+    "analysisnewsarticle",
+    "opinionnewsarticle",
+    "reviewnewsarticle",
+    "backgroundnewsarticle",
+    "scholarlyarticle",
+    "techarticle",
+    "report",
+    "liveblogposting",
+    "socialmediaposting",
+    "discussionforumposting",
+    "posting",
+    "review",
+    "recipe",
+    "howto",
+    "creativework",
+    "medicalwebpage",
+    "apireference",
+];
+
+/// schema.org types that name the site or its owner (their `name` is a site name).
+pub const SITE_TYPES: &[&str] = &[
+    "website",
+    "organization",
+    "newsmediaorganization",
+    "corporation",
+];
+
+/// The page `type` [`crate::metadata::Metadata::page_type`] gives, by the schema.org or
+/// OpenGraph type declared (lower-cased): WCXB's page types.
+pub const PAGE_TYPES: &[(&str, &str)] = &[
+    ("article", "article"),
+    ("newsarticle", "article"),
+    ("blogposting", "article"),
+    ("reportagenewsarticle", "article"),
+    ("analysisnewsarticle", "article"),
+    ("opinionnewsarticle", "article"),
+    ("scholarlyarticle", "article"),
+    ("liveblogposting", "article"),
+    ("report", "article"),
+    ("review", "article"),
+    ("recipe", "article"),
+    ("techarticle", "documentation"),
+    ("apireference", "documentation"),
+    ("product", "product"),
+    ("productgroup", "product"),
+    ("og:product", "product"),
+    ("product.item", "product"),
+    ("discussionforumposting", "forum"),
+    ("qapage", "forum"),
+    ("collectionpage", "collection"),
+    ("itemlist", "listing"),
+    ("searchresultspage", "listing"),
+];
