@@ -194,7 +194,7 @@ def main() -> int:
                 rec = {"set": name, "id": p["id"], "url": p["url"], "gold": p["gold"]}
                 for label, preds, _ in peers:
                     rec[label.split()[0]] = {f: preds[k].get(f) for f in
-                                             ("title", "author", "date", "description")}
+                                             ("title", "author", "date", "date_modified", "description")}
                 dump.write(json.dumps(rec, ensure_ascii=False) + "\n")
     for name in dict.fromkeys(r[0] for r in rows):
         labels = [f[0] for f in FIELDS[name]]

@@ -21,6 +21,7 @@ mod evaluate;
 mod features;
 mod fuzz_regressions;
 mod geometry;
+mod metadata;
 mod parser;
 mod repeats;
 mod rule_table;

@@ -6,8 +6,27 @@ so a thread pool over pages uses several cores.
     import pagelevel
     text = pagelevel.extract(html_bytes, url="https://example.com/a")
     segments = pagelevel.segment(html_bytes)
+    meta = pagelevel.metadata(html_bytes, url="https://example.com/a")  # title, author, date…
 """
 
-from ._pagelevel import FORMATS, PageLevelError, SiteLevel, extract, rules, segment, site
+from ._pagelevel import (
+    FORMATS,
+    PageLevelError,
+    SiteLevel,
+    extract,
+    metadata,
+    rules,
+    segment,
+    site,
+)
 
-__all__ = ["FORMATS", "PageLevelError", "SiteLevel", "extract", "rules", "segment", "site"]
+__all__ = [
+    "FORMATS",
+    "PageLevelError",
+    "SiteLevel",
+    "extract",
+    "metadata",
+    "rules",
+    "segment",
+    "site",
+]

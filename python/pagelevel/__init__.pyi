@@ -1,7 +1,16 @@
 from collections.abc import Sequence
-from typing import Literal, TypedDict, final
+from typing import Literal, TypedDict, final, overload
 
-__all__ = ["FORMATS", "PageLevelError", "SiteLevel", "extract", "rules", "segment", "site"]
+__all__ = [
+    "FORMATS",
+    "PageLevelError",
+    "SiteLevel",
+    "extract",
+    "metadata",
+    "rules",
+    "segment",
+    "site",
+]
 
 FORMATS: list[str]
 
@@ -33,6 +42,28 @@ class _PageLabels(TypedDict):
     url: str | None
     labels: list[_Label]
 
+class Metadata(TypedDict, total=False):
+    """A page's metadata; a field the page does not give is absent (never an empty string)."""
+
+    title: str
+    author: str
+    date: str
+    date_modified: str
+    language: str
+    description: str
+    site_name: str
+    url: str
+    image: str
+    categories: list[str]
+    tags: list[str]
+    type: str
+
+class ExtractWithMetadata(Metadata, total=False):
+    """`extract(..., with_metadata=True)`: the content in `text`, and the metadata fields."""
+
+    text: str
+
+@overload
 def extract(
     html: bytes | str,
     url: str | None = None,
@@ -40,18 +71,37 @@ def extract(
     timeout_ms: int = 10000,
     without_rules: Sequence[str] | None = None,
     parser: Literal["fast", "html5ever"] | str = "fast",
-) -> str:
+    with_metadata: Literal[False] = False,
+) -> str: ...
+@overload
+def extract(
+    html: bytes | str,
+    url: str | None = None,
+    format: Literal["text", "json", "markdown", "html"] | str = "text",
+    timeout_ms: int = 10000,
+    without_rules: Sequence[str] | None = None,
+    parser: Literal["fast", "html5ever"] | str = "fast",
+    *,
+    with_metadata: Literal[True],
+) -> ExtractWithMetadata:
     """The page's main content: "text" (one block per line), "json" ({"url", "text"}),
     "markdown" (headings, lists, tables, code blocks) or "html" (minimal clean HTML).
     `without_rules` switches off rules that run after the model (names as `rules()` gives
     them; ValueError for another name). `parser` picks the fast parser (the default) or
     html5ever, its reference, which builds the same tree (ValueError for another name).
+    With `with_metadata=True`, a dict: `text` and the page's metadata fields (as
+    `metadata()` gives them).
 
     Bytes are decoded like the CLI does (BOM, <meta>, detection; gzip is unpacked); a str is
     taken as already decoded. Raises ValueError for an unknown format, PageLevelError when
     the page cannot be read, is not HTML, or takes over `timeout_ms` (0 = no limit).
     Ctrl-C interrupts the call.
     """
+
+def metadata(html: bytes | str, url: str | None = None, timeout_ms: int = 10000) -> Metadata:
+    """The page's title (its own headline), author, date and date_modified (YYYY-MM-DD),
+    language (BCP 47), description, site_name, url (canonical), image, categories, tags and
+    type; absent fields are left out. PageLevelError as for `extract`."""
 
 def segment(
     html: bytes | str,

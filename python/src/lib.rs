@@ -1,4 +1,4 @@
-//! Python bindings of pagelevel: `extract`, `segment` and `SiteLevel`, built with maturin.
+//! Python bindings of pagelevel: `extract`, `metadata`, `segment` and `SiteLevel`, built with maturin.
 //!
 //! Every call copies its input out of Python, then releases the GIL while the Rust pipeline
 //! runs, so Python threads calling in parallel use several cores. Results mirror the CLI:
@@ -255,9 +255,11 @@ fn json_to_py(py: Python<'_>, json: &str) -> PyResult<PyObject> {
 
 /// The main content of one page: the CLI's pipeline (decode, parse, layout, features,
 /// classifier, smoothing, render), linear in the page's size apart from smoothing, under the
-/// CLI's limits and a time limit of `timeout_ms` (0 = none). Ctrl-C interrupts it.
+/// CLI's limits and a time limit of `timeout_ms` (0 = none). Ctrl-C interrupts it. With
+/// `with_metadata`, a dict: `text` (the content in `format`) and the page's metadata fields
+/// (those `pagelevel extract --with-metadata` adds; absent ones left out).
 #[pyfunction]
-#[pyo3(signature = (html, url=None, format="text", timeout_ms=10000, without_rules=None, parser="fast"))]
+#[pyo3(signature = (html, url=None, format="text", timeout_ms=10000, without_rules=None, parser="fast", with_metadata=false))]
 fn extract(
     py: Python<'_>,
     html: &Bound<'_, PyAny>,
@@ -266,13 +268,14 @@ fn extract(
     timeout_ms: u64,
     without_rules: Option<Vec<String>>,
     parser: &str,
-) -> PyResult<String> {
+    with_metadata: bool,
+) -> PyResult<PyObject> {
     let render = format_of(format)?;
     let mut opts = options_without(without_rules.as_deref().unwrap_or_default())?;
     opts.parser = parser_of(parser)?;
     let limits = limits(timeout_ms);
     let (bytes, charset) = html_bytes(html, &limits)?;
-    interruptible(py, &limits, |deadline| {
+    let (text, meta) = interruptible(py, &limits, |deadline| {
         analyse(
             &bytes,
             charset,
@@ -282,8 +285,45 @@ fn extract(
             deadline,
             &opts,
         )
-        .map(|a| render(&a))
-    })
+        .map(|a| (render(&a), with_metadata.then(|| a.metadata())))
+    })?;
+    match meta {
+        None => Ok(text.into_pyobject(py)?.into_any().unbind()),
+        Some(m) => {
+            let mut fields = serde_json::Map::new();
+            fields.insert("text".into(), text.into());
+            fields.extend(m.to_json());
+            json_to_py(py, &serde_json::Value::Object(fields).to_string())
+        }
+    }
+}
+
+/// The metadata of one page (title, author, date, date_modified, language, description,
+/// site_name, url, image, categories, tags, type; absent fields left out), as
+/// `pagelevel extract --with-metadata` gives it.
+#[pyfunction]
+#[pyo3(signature = (html, url=None, timeout_ms=10000))]
+fn metadata(
+    py: Python<'_>,
+    html: &Bound<'_, PyAny>,
+    url: Option<String>,
+    timeout_ms: u64,
+) -> PyResult<PyObject> {
+    let limits = limits(timeout_ms);
+    let (bytes, charset) = html_bytes(html, &limits)?;
+    let json = interruptible(py, &limits, |deadline| {
+        analyse(
+            &bytes,
+            charset,
+            url.as_deref(),
+            Spans::Skip,
+            &limits,
+            deadline,
+            &Options::default(),
+        )
+        .map(|a| serde_json::Value::Object(a.metadata().to_json()).to_string())
+    })?;
+    json_to_py(py, &json)
 }
 
 /// The segments of one page: id, path, tag, span, box, score, template, words, parent.
@@ -463,6 +503,7 @@ fn _pagelevel(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("PageLevelError", m.py().get_type::<PageLevelError>())?;
     m.add_function(wrap_pyfunction!(extract, m)?)?;
     m.add_function(wrap_pyfunction!(segment, m)?)?;
+    m.add_function(wrap_pyfunction!(metadata, m)?)?;
     m.add_function(wrap_pyfunction!(rules, m)?)?;
     m.add_function(wrap_pyfunction!(site_of, m)?)?;
     m.add_class::<SiteLevel>()?;

@@ -272,3 +272,50 @@ def test_rules_are_listed_and_switched_off_like_the_cli(cli_path, tmp_path):
     assert out.stdout.split("\n", 1)[1].strip() == kept.strip()
     with pytest.raises(ValueError, match="unknown rule"):
         pagelevel.extract(page, without_rules=["no-such-rule"])
+
+
+META_PAGE = """<html lang="en-gb"><head>
+<title>Harbour wall rebuilt | The Coast Gazette</title>
+<meta property="og:site_name" content="The Coast Gazette">
+<meta name="author" content="admin">
+<meta name="description" content="Masons matched the old lime mortar.">
+<script type="application/ld+json">{"@graph": [
+  {"@type": "NewsArticle", "headline": "Harbour wall rebuilt",
+   "author": [{"@type": "Person", "name": "Ann Mason"}],
+   "datePublished": "2024-03-05T09:00:00+01:00", "keywords": ["harbour", "masonry"]}]}
+</script></head><body><article><h1>Harbour wall rebuilt</h1>
+<p>The harbour wall was rebuilt in granite after the winter storms, and the masons explained
+why the old lime mortar had to be matched stone by stone.</p></article></body></html>"""
+
+
+def test_metadata_reads_the_declared_fields():
+    meta = pagelevel.metadata(META_PAGE, url="https://coastgazette.example/news/harbour")
+    assert meta == {
+        "title": "Harbour wall rebuilt",
+        "author": "Ann Mason",
+        "date": "2024-03-05",
+        "language": "en-GB",
+        "description": "Masons matched the old lime mortar.",
+        "site_name": "The Coast Gazette",
+        "url": "https://coastgazette.example/news/harbour",
+        "tags": ["harbour", "masonry"],
+        "type": "article",
+    }
+    # Nothing declared: only what is there, no empty strings.
+    assert pagelevel.metadata("<p>x</p>") == {}
+
+
+def test_extract_with_metadata_is_the_text_and_the_fields():
+    url = "https://coastgazette.example/news/harbour"
+    got = pagelevel.extract(META_PAGE, url, format="markdown", with_metadata=True)
+    assert got.pop("text") == pagelevel.extract(META_PAGE, url, format="markdown")
+    assert got == pagelevel.metadata(META_PAGE, url)
+
+
+def test_metadata_matches_the_cli(cli, tmp_path):
+    page = tmp_path / "page.html"
+    page.write_text(META_PAGE)
+    url = "https://coastgazette.example/news/harbour"
+    (line,) = cli("extract", "--with-metadata", "--url", url, str(page))
+    fields = {k: v for k, v in line.items() if k not in ("path", "text")}
+    assert fields == pagelevel.metadata(META_PAGE, url)

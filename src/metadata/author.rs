@@ -90,6 +90,10 @@ fn strip_prefix(s: &str) -> &str {
 /// The parts of a byline naming several people: split at `;`, ` and `, ` & `, ` und `, ` et `,
 /// and at commas unless what follows a comma is a degree or a role (`Jane Doe, MD`).
 fn split_names(s: &str) -> Vec<&str> {
+    // "Jane Doe (with John Roe and Ann Poe)" is one credit line: kept whole.
+    if s.contains('(') {
+        return vec![s];
+    }
     let mut parts = Vec::new();
     for a in s.split(';') {
         let mut rest = a;

@@ -74,7 +74,6 @@ fn rank(types: &[String]) -> Option<u8> {
                     | "wpsidebar"
                     | "comment"
                     | "answer"
-                    | "question"
                     | "offer"
                     | "aggregateoffer"
                     | "aggregaterating"
@@ -194,12 +193,16 @@ pub(super) fn read(scripts: &[String]) -> Fields {
         .filter_map(|s| {
             // Raw line breaks and tabs inside strings are common and invalid JSON; a space
             // means the same everywhere in the text.
-            let cleaned: String = s
-                .trim()
-                .trim_start_matches("<!--")
-                .trim_end_matches("-->")
-                .trim_start_matches("//<![CDATA[")
-                .trim_end_matches("//]]>")
+            let mut t = s.trim();
+            // Comment and CDATA wrappers some CMSs put around the JSON.
+            for (open, close) in [
+                ("<!--", "-->"),
+                ("//<![CDATA[", "//]]>"),
+                ("<![CDATA[", "]]>"),
+            ] {
+                t = t.trim_start_matches(open).trim_end_matches(close).trim();
+            }
+            let cleaned: String = t
                 .chars()
                 .map(|c| if c.is_control() { ' ' } else { c })
                 .collect();

@@ -408,6 +408,11 @@ fn meta(f: &mut Found, key: &str, content: &str) {
                 push_unique(&mut f.keywords, k);
             }
         }
+        // Names of a site's own making (`w-published-date`, `sailthru.pubdate`) say the same.
+        k if k.contains("pubdate") || k.contains("publish") && !k.contains("publisher") => {
+            f.date.offer(Meta, content)
+        }
+        k if k.contains("modified") => f.modified.offer(Meta, content),
         _ => {}
     }
 }
@@ -597,9 +602,11 @@ fn gather(dom: &Dom, hints: &Hints) -> Found {
                         f.bylines.push((i, t));
                     }
                 }
-                // A byline's or dateline's own descendants are part of it.
-                i = dom.subtree_end(i);
-                continue;
+                // A byline's own descendants are part of it; a dateline may hold the byline.
+                if byline {
+                    i = dom.subtree_end(i);
+                    continue;
+                }
             }
         }
         i += 1;

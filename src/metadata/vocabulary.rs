@@ -73,8 +73,9 @@ pub const NOT_PERSONS: &[&str] = &[
 ];
 
 /// What a `class` token of the page's byline holds (lower-cased, as a substring:
-/// `author-name`, `c-byline__author`, `authorDateBlock_authorName__N6j3Y`).
-pub const BYLINE_CLASS_WORDS: &[&str] = &["byline", "author", "posted-by", "postedby"];
+/// `author-name`, `c-byline__author`, `authorDateBlock_authorName__N6j3Y`; a forum's first
+/// `username` is its thread's author).
+pub const BYLINE_CLASS_WORDS: &[&str] = &["byline", "author", "posted-by", "postedby", "username"];
 
 /// What a byline-like class token holding it is not: the author's picture, biography, links
 /// and the comments' authors.
