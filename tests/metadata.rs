@@ -383,6 +383,7 @@ fn metadata_on_real_pages_stays_above_its_floors() {
     assert!(date >= DATE_FLOOR, "date {date:.3}");
 }
 
-const TITLE_FLOOR: f64 = 0.80;
-const AUTHOR_FLOOR: f64 = 0.60;
-const DATE_FLOOR: f64 = 0.75;
+// Measured there: title 0.834, author 0.724, date 0.865.
+const TITLE_FLOOR: f64 = 0.81;
+const AUTHOR_FLOOR: f64 = 0.69;
+const DATE_FLOOR: f64 = 0.83;

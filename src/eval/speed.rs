@@ -102,7 +102,8 @@ type Work<'a> = Box<dyn Fn(&[u8], Option<&str>) + 'a>;
 /// Times the stages on `pages` (bytes and URL each), one thread: decode; optionally
 /// decode + html5ever→rcdom; decode + parse with html5ever and with the fast parser, each
 /// without and with spans; parse + geometry + features; + classifier scores; the whole
-/// pipeline to the main text with either parser; and, when `model` has a threshold part, the
+/// pipeline to the main text with either parser, and with the default parser and the page's
+/// metadata ([`crate::metadata`]) after it; and, when `model` has a threshold part, the
 /// whole pipeline with the learned threshold. Every stage runs on a page before the next
 /// page, so the parsers are timed interleaved.
 ///
@@ -216,6 +217,22 @@ pub fn time_stages(
         };
         work.push((name, whole(opts)));
     }
+    // The default pipeline with the page's metadata read after (`extract --with-metadata`).
+    work.push((
+        "whole pipeline + metadata",
+        Box::new(|b, u| {
+            let page_opts = PageOptions {
+                url: u,
+                limits,
+                parser: popts.parser,
+                ..Default::default()
+            };
+            if let Ok(page) = Page::from_bytes(b, &page_opts) {
+                let a = pipeline::analyze(page, model, &popts);
+                std::hint::black_box((a.main_text(), a.metadata()));
+            }
+        }),
+    ));
     // With a threshold part in the model, the pipeline that uses it is timed beside.
     if model.threshold.is_some() {
         work.push(("whole pipeline, learned threshold", whole(learned)));

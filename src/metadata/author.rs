@@ -154,6 +154,7 @@ fn person(s: &str, site: &[&str]) -> Option<String> {
         || !s.chars().any(char::is_alphabetic)
         || s.chars().filter(|c| c.is_ascii_digit()).count() > 2
         || date::parse(s).is_some()
+        || looks_dated(s)
     {
         return None;
     }
@@ -168,6 +169,16 @@ fn person(s: &str, site: &[&str]) -> Option<String> {
         return None;
     }
     Some(s.to_owned())
+}
+
+/// A month name beside a number (`September 4`): a date cut at its comma, not a name.
+fn looks_dated(s: &str) -> bool {
+    let words: Vec<&str> = s
+        .split(|c: char| !c.is_alphanumeric())
+        .filter(|w| !w.is_empty())
+        .collect();
+    words.iter().any(|w| date::month_of(w).is_some())
+        && words.iter().any(|w| w.bytes().all(|b| b.is_ascii_digit()))
 }
 
 /// Letters and digits only: how names and site names are compared.

@@ -26,7 +26,8 @@ impl Date {
         if !(1000..=9999).contains(&year) || !(1..=12).contains(&month) || day == 0 {
             return None;
         }
-        let leap = year % 4 == 0 && (year % 100 != 0 || year % 400 == 0);
+        let leap =
+            year.is_multiple_of(4) && (!year.is_multiple_of(100) || year.is_multiple_of(400));
         let days = match month {
             2 if leap => 29,
             2 => 28,
@@ -119,7 +120,8 @@ const MONTHS: &[(&str, u32)] = &[
     ("dec", 12),
 ];
 
-fn month_of(word: &str) -> Option<u32> {
+/// The month an English month name or abbreviation names.
+pub(super) fn month_of(word: &str) -> Option<u32> {
     let w = word.trim_end_matches('.');
     MONTHS
         .iter()

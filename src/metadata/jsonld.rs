@@ -176,6 +176,9 @@ fn image(v: Option<&Value>, ids: &FxHashMap<&str, &Map<String, Value>>) -> Optio
     }
 }
 
+/// An entity that may be the page's: its [`rank`], document order, object and types.
+type Ranked<'a> = (u8, usize, &'a Map<String, Value>, Vec<String>);
+
 /// Parses the JSON-LD scripts' texts (invalid ones skipped) and reads the main entity's fields.
 ///
 /// Every object of every script is visited without recursion (`@graph`, arrays, nested
@@ -235,7 +238,7 @@ pub(super) fn read(scripts: &[String]) -> Fields {
             }
         }
     }
-    let mut ranked: Vec<(u8, usize, &Map<String, Value>, Vec<String>)> = objects
+    let mut ranked: Vec<Ranked> = objects
         .iter()
         .enumerate()
         .filter_map(|(k, o)| {

@@ -329,11 +329,16 @@ fn is_date_class(class: &str) -> bool {
     )
 }
 
-/// Whether a token of `class` (lower-cased) contains one of `words` and none of `not`.
+/// Whether a token of `class` contains one of `words` and none of `not` (lower-case ASCII
+/// words, case ignored; no allocation, as it runs on every element).
 fn class_has(class: &str, words: &[&str], not: &[&str]) -> bool {
+    let has = |t: &[u8], w: &str| {
+        t.windows(w.len())
+            .any(|x| x.eq_ignore_ascii_case(w.as_bytes()))
+    };
     class.split_ascii_whitespace().any(|t| {
-        let t = t.to_ascii_lowercase();
-        words.iter().any(|w| t.contains(w)) && !not.iter().any(|w| t.contains(w))
+        let t = t.as_bytes();
+        words.iter().any(|w| has(t, w)) && !not.iter().any(|w| has(t, w))
     })
 }
 
@@ -538,7 +543,17 @@ fn gather(dom: &Dom, hints: &Hints) -> Found {
         if author_scope.is_some_and(|end| i >= end) {
             author_scope = None;
         }
-        if let Some(props) = dom.attr(i, "itemprop") {
+        // One look at the element's attributes: this runs on every element.
+        let (mut class, mut itemprop, mut rel) = ("", None, "");
+        for (k, v) in dom.attrs(i) {
+            match k {
+                "class" => class = v,
+                "itemprop" => itemprop = Some(v),
+                "rel" => rel = v,
+                _ => {}
+            }
+        }
+        if let Some(props) = itemprop {
             if node.tag != Tag::META && visible(i) {
                 for p in props.split_ascii_whitespace() {
                     let p = p.to_ascii_lowercase();
@@ -582,11 +597,8 @@ fn gather(dom: &Dom, hints: &Hints) -> Found {
             }
         }
         if visible(i) && body.is_some_and(|b| i > b) {
-            let class = dom.attr(i, "class").unwrap_or("");
-            let rel_author = matches!(node.tag, Tag::A)
-                && dom
-                    .attr(i, "rel")
-                    .is_some_and(|r| r.split_ascii_whitespace().any(|t| t == "author"));
+            let rel_author =
+                node.tag == Tag::A && rel.split_ascii_whitespace().any(|t| t == "author");
             let byline = f.bylines.len() < 8 && (rel_author || is_byline_class(class));
             let dated = f.dated.len() < 8 && is_date_class(class);
             if byline || dated {

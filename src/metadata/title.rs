@@ -82,7 +82,7 @@ pub fn strip_site(title: &str, sites: &[String], heading: Option<&str>) -> Strin
     if !named && hi - lo > 1 {
         let last = parts[hi - 1];
         let before = &title[..last.0];
-        if before.ends_with(" |") && text(last).split_whitespace().count() <= 4 {
+        if before.trim_end().ends_with('|') && text(last).split_whitespace().count() <= 4 {
             hi -= 1;
         }
     }
