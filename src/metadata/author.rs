@@ -18,7 +18,7 @@ const MAX_NAME_WORDS: usize = 6;
 /// side is a name. Rejected as not a person: anything with `@`, `://`, `www.`, or a digit-only
 /// or date value, a generic role (`admin`, `staff`, `editor`, … [`NOT_PERSONS`]), a name equal
 /// to the site's (`site`, compared without case, spaces or punctuation), or more than
-/// [`MAX_NAME_WORDS`] words.
+/// six words (`MAX_NAME_WORDS`).
 ///
 /// # Complexity
 /// O(len of `raw`).

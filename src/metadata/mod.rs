@@ -9,8 +9,8 @@
 //! | field | sources, first valid wins |
 //! |---|---|
 //! | `title` | JSON-LD `headline`/`name`, `og:title`, `twitter:title`/Dublin Core/`citation_title`, microdata `headline`, the page's title heading, `<title>`; every one with the site's name cut off ([`title::strip_site`]) |
-//! | `author` | JSON-LD `author`/`creator` (strings, `Person` objects, `@id` references, arrays), `<meta name=author>`/Dublin Core/`article:author`/Parse.ly/Sailthru, microdata `author`, the byline (`rel=author`, byline classes) |
-//! | `date` | JSON-LD `datePublished`, `article:published_time`, `<meta name=date>`/Dublin Core/`citation_publication_date`/…, microdata `datePublished`, `<time datetime>`, a date in the URL |
+//! | `author` | JSON-LD `author`/`creator` (strings, `Person` objects, `@id` references, arrays), `<meta name=author>`/Dublin Core/Parse.ly/Sailthru, `article:author`, microdata `author`, then the byline (`rel=author`, byline and author classes), the first after the title heading |
+//! | `date` | a date in the URL, JSON-LD `datePublished`, `article:published_time`, `<meta name=date>`/Dublin Core/`citation_publication_date`/…, microdata `datePublished`, `<time datetime>` (or its text), a dateline (date classes, bylines), a short text right after the title heading, then `date_modified` |
 //! | `date_modified` | JSON-LD `dateModified`, `article:modified_time`/`og:updated_time`, Dublin Core `modified`, microdata `dateModified` |
 //! | `language` | `<html lang>`, `Content-Language`, JSON-LD `inLanguage`, `og:locale`, then detected from the main text (whatlang) |
 //! | `description` | JSON-LD, `og:description`, `<meta name=description>`/Dublin Core, `twitter:description`, microdata |
@@ -18,9 +18,10 @@
 //! | `url` | `<link rel=canonical>`, `og:url`, JSON-LD `url`, else the page's URL |
 //! | `image` | `og:image`, `twitter:image`, JSON-LD `image`, microdata `image` |
 //!
-//! An author must be a person ([`author::clean`]): not a role (`admin`), the site, a URL, an
-//! e-mail address or a date. A date must be a real day from 1995 to tomorrow. Relative URLs are
-//! made absolute against the page's URL.
+//! An author must be a person ([`author::clean`]): not a role (`admin`), a URL, an e-mail
+//! address or a date, nor, in a byline's text, the site's name (a publisher the page declares
+//! as its author is kept: WCXB's annotators take it so). A date must be a real day from 1995
+//! to tomorrow. Relative URLs are made absolute against the page's URL.
 //!
 //! # Complexity
 //! [`read`] is one pass over the nodes, O(n), plus the JSON-LD scripts' size and, for each of a

@@ -15,9 +15,10 @@ pub(super) fn squash(s: &str) -> String {
 
 /// `title` (whitespace collapsed) without the parts that name the site.
 ///
-/// The title is cut at [`SEPARATORS`]; a part at either end is dropped when it is one of
-/// `sites` (the declared site names and the domain's first label, compared by
-/// [`squash`]: `Scratch Culinary` is `scratchculinary.com`'s), or when it contains one and is at
+/// The title is cut at separators (` | `, ` - `, ` – `, ` — `, ` :: `, ` · `, ` » `, …); a
+/// part at either end is dropped when it is one of `sites` (the declared site names and the
+/// domain's first label, compared by their letters and digits: `Scratch Culinary` is
+/// `scratchculinary.com`'s), or when it contains one and is at
 /// most four words. When `heading` (the page's title heading) is one of the parts, that part is
 /// the title. Otherwise, with no part named, a last part after ` | ` of at most four words is
 /// taken for the site's name (the pipe is the common site separator; a dash is too often
