@@ -42,7 +42,7 @@ class _PageLabels(TypedDict):
     url: str | None
     labels: list[_Label]
 
-class Metadata(TypedDict, total=False):
+class _Metadata(TypedDict, total=False):
     """A page's metadata; a field the page does not give is absent (never an empty string)."""
 
     title: str
@@ -58,7 +58,7 @@ class Metadata(TypedDict, total=False):
     tags: list[str]
     type: str
 
-class ExtractWithMetadata(Metadata, total=False):
+class _ExtractWithMetadata(_Metadata, total=False):
     """`extract(..., with_metadata=True)`: the content in `text`, and the metadata fields."""
 
     text: str
@@ -83,7 +83,7 @@ def extract(
     parser: Literal["fast", "html5ever"] | str = "fast",
     *,
     with_metadata: Literal[True],
-) -> ExtractWithMetadata:
+) -> _ExtractWithMetadata:
     """The page's main content: "text" (one block per line), "json" ({"url", "text"}),
     "markdown" (headings, lists, tables, code blocks) or "html" (minimal clean HTML).
     `without_rules` switches off rules that run after the model (names as `rules()` gives
@@ -98,7 +98,7 @@ def extract(
     Ctrl-C interrupts the call.
     """
 
-def metadata(html: bytes | str, url: str | None = None, timeout_ms: int = 10000) -> Metadata:
+def metadata(html: bytes | str, url: str | None = None, timeout_ms: int = 10000) -> _Metadata:
     """The page's title (its own headline), author, date and date_modified (YYYY-MM-DD),
     language (BCP 47), description, site_name, url (canonical), image, categories, tags and
     type; absent fields are left out. PageLevelError as for `extract`."""
