@@ -260,6 +260,7 @@ fn json_to_py(py: Python<'_>, json: &str) -> PyResult<PyObject> {
 /// (those `pagelevel extract --with-metadata` adds; absent ones left out).
 #[pyfunction]
 #[pyo3(signature = (html, url=None, format="text", timeout_ms=10000, without_rules=None, parser="fast", with_metadata=false))]
+#[allow(clippy::too_many_arguments)] // Python's keyword arguments
 fn extract(
     py: Python<'_>,
     html: &Bound<'_, PyAny>,
