@@ -1,9 +1,48 @@
 //! pagelevel finds the template of a web page (navigation, headers, footers, ads, link
 //! lists, cookie bars) one page at a time, segments the page and extracts its main content.
 //!
-//! Read a page ([`Page`]), [`analyze`] it with a [`Model`] (the embedded one, trained on the
-//! shared data sets, or one of your own), and the [`Analysis`] gives the main text, the main
-//! content as Markdown or HTML, and the segments with their boxes and scores:
+//! The simple entry point is [`extract()`](fn@extract): a page's bytes and [`ExtractOptions`]
+//! in, an [`Extraction`] out (the main content as text, Markdown or HTML, and the page's
+//! [`Metadata`] when asked), as `pagelevel extract` gives it:
+//!
+//! ```
+//! use pagelevel::{extract, ExtractOptions, OutputFormat};
+//!
+//! let html = br#"<html><head><title>Harbour wall rebuilt | The Coast Gazette</title>
+//!   <meta name="author" content="Ann Mason"></head><body>
+//!   <nav><a href="/">Home</a> <a href="/news">News</a> <a href="/about">About</a></nav>
+//!   <article><h1>Harbour wall rebuilt</h1>
+//!   <p>The harbour wall was rebuilt in granite after the winter storms, and the masons
+//!   explained why the old lime mortar had to be matched stone by stone.</p></article>
+//!   <footer><a href="/privacy">Privacy</a> <a href="/terms">Terms</a></footer></body></html>"#;
+//!
+//! // Plain text with the defaults (the CLI's): one block per line, the menu and footer gone.
+//! let page = extract(html, &ExtractOptions::default())?;
+//! assert!(page.text.starts_with("Harbour wall rebuilt\nThe harbour wall"));
+//! assert!(!page.text.contains("Privacy") && page.metadata.is_none());
+//!
+//! // Markdown and the metadata, for a page whose URL is known.
+//! let opts = ExtractOptions {
+//!     format: OutputFormat::Markdown,
+//!     with_metadata: true,
+//!     ..ExtractOptions::url("https://coastgazette.example/news/harbour")
+//! };
+//! let page = extract(html, &opts)?;
+//! assert!(page.text.starts_with("# Harbour wall rebuilt"));
+//! let meta = page.metadata.expect("asked for");
+//! assert_eq!(meta.title.as_deref(), Some("Harbour wall rebuilt"));
+//! assert_eq!(meta.author.as_deref(), Some("Ann Mason"));
+//! # Ok::<(), pagelevel::Error>(())
+//! ```
+//!
+//! [`ExtractOptions::pipeline`] picks the variant, the rules switched off and the parser;
+//! [`ExtractOptions::limits`] the size, node and time limits. `examples/extract.rs` runs it on
+//! files (`cargo run --example extract -- data/examples/news-article.html`).
+//!
+//! To see the stages' own results (segments, boxes, scores), read a page ([`Page`]),
+//! [`analyze`] it with a [`Model`] (the embedded one, trained on the shared data sets, or one
+//! of your own), and the [`Analysis`] gives the main text, the main content as Markdown or
+//! HTML, and the segments with their boxes and scores:
 //!
 //! ```
 //! use pagelevel::{analyze, Format, Model, Options, Page, PageOptions};
@@ -50,7 +89,7 @@
 //! | [`segment`] | isotonic smoothing on the tree into segments; the tree filter |
 //! | [`rules`] | the passes after the model, in order, each switchable ([`Options::rules`]) |
 //! | [`pipeline`] | the stages for one page: [`analyze`] → [`Analysis`] |
-//! | [`output`], [`metadata`] | main text, Markdown and HTML, segments JSON, the inert view; title, author, dates, language and the other metadata |
+//! | [`output`], [`metadata`], [`mod@extract`] | main text, Markdown and HTML, segments JSON, the inert view; title, author, dates, language and the other metadata; bytes to text in one call |
 //! | [`batch`] | many inputs in parallel, each within its deadline, output in input order |
 //! | [`eval`] | word-F1, template and segmentation metrics against gold |
 //! | [`site`], [`dedup`] | SiteLevel over a site's pages; shingle near-duplicates |
@@ -76,6 +115,7 @@ pub mod dedup;
 pub mod dom;
 pub mod error;
 pub mod eval;
+pub mod extract;
 pub mod features;
 #[doc(hidden)]
 pub mod fuzzing;
@@ -96,6 +136,8 @@ pub mod url;
 pub use config::Limits;
 pub use dom::Parser;
 pub use error::{Error, Result};
+pub use extract::{extract, ExtractOptions, Extraction, OutputFormat};
+pub use metadata::Metadata;
 pub use model::Model;
 pub use output::render::Format;
 pub use page::{Page, PageOptions, Spans};

@@ -20,7 +20,7 @@ const STAGES: &[&[&str]] = &[
     &["segment"],
     &["rules"],
     &["pipeline"],
-    &["output", "metadata"],
+    &["output", "metadata", "extract"],
     &["batch"],
     &["eval"],
     &["site", "dedup"],

@@ -18,6 +18,7 @@ mod dedup;
 mod dom;
 mod empty_pages;
 mod evaluate;
+mod extract;
 mod features;
 mod fuzz_regressions;
 mod geometry;

@@ -65,6 +65,21 @@ pub enum Variant {
 }
 
 impl Variant {
+    /// Every variant, in the order `--variant` lists them.
+    pub const ALL: [Variant; 6] = [
+        Variant::Basic,
+        Variant::Smooth,
+        Variant::Viterbi,
+        Variant::SmoothViterbi,
+        Variant::TreeFilter,
+        Variant::SmoothViterbiTree,
+    ];
+
+    /// The variant called `name` ([`Variant::name`]), if there is one.
+    pub fn from_name(name: &str) -> Option<Variant> {
+        Variant::ALL.into_iter().find(|v| v.name() == name)
+    }
+
     /// The variant's name, as `--variant` takes it.
     pub fn name(self) -> &'static str {
         match self {
@@ -439,6 +454,14 @@ pub fn segment(dom: &Dom, pf: &PageFeatures, model: &Model, opts: &SegmentOption
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn variant_names_round_trip() {
+        for v in Variant::ALL {
+            assert_eq!(Variant::from_name(v.name()), Some(v));
+        }
+        assert_eq!(Variant::from_name("tree_filter"), None);
+    }
 
     #[test]
     fn own_words_subtract_the_childrens() {
