@@ -1,8 +1,10 @@
-from collections.abc import Sequence
-from typing import Literal, TypedDict, final, overload
+from collections.abc import Iterable, Sequence
+from typing import Generic, Literal, TypedDict, TypeVar, Union, final, overload
 
 __all__ = [
     "FORMATS",
+    "VARIANTS",
+    "Extractor",
     "PageLevelError",
     "SiteLevel",
     "extract",
@@ -13,6 +15,14 @@ __all__ = [
 ]
 
 FORMATS: list[str]
+VARIANTS: list[str]
+
+# What every call takes as a page: bytes are decoded as the CLI decodes files (BOM, <meta>,
+# detection; gzip is unpacked); a str is taken as already decoded.
+_Html = Union[bytes, bytearray, memoryview, str]
+_Format = Literal["text", "json", "markdown", "html"]
+_Variant = Literal["basic", "smooth", "viterbi", "smooth-viterbi", "tree-filter", "smooth-viterbi-tree"]
+_Parser = Literal["fast", "html5ever"]
 
 class PageLevelError(ValueError):
     """A page could not be read or analysed, or SiteLevel could not label a site."""
@@ -65,49 +75,55 @@ class _ExtractWithMetadata(_Metadata, total=False):
 
 @overload
 def extract(
-    html: bytes | str,
+    html: _Html,
     url: str | None = None,
-    format: Literal["text", "json", "markdown", "html"] | str = "text",
+    *,
+    format: _Format | str = "text",
+    variant: _Variant | str = "tree-filter",
+    keep_comments: bool = False,
+    with_metadata: Literal[False] = False,
     timeout_ms: int = 10000,
     without_rules: Sequence[str] | None = None,
-    parser: Literal["fast", "html5ever"] | str = "fast",
-    with_metadata: Literal[False] = False,
+    parser: _Parser | str = "fast",
 ) -> str: ...
 @overload
 def extract(
-    html: bytes | str,
+    html: _Html,
     url: str | None = None,
-    format: Literal["text", "json", "markdown", "html"] | str = "text",
+    *,
+    format: _Format | str = "text",
+    variant: _Variant | str = "tree-filter",
+    keep_comments: bool = False,
+    with_metadata: Literal[True],
     timeout_ms: int = 10000,
     without_rules: Sequence[str] | None = None,
-    parser: Literal["fast", "html5ever"] | str = "fast",
-    *,
-    with_metadata: Literal[True],
+    parser: _Parser | str = "fast",
 ) -> _ExtractWithMetadata:
     """The page's main content: "text" (one block per line), "json" ({"url", "text"}),
     "markdown" (headings, lists, tables, code blocks) or "html" (minimal clean HTML).
-    `without_rules` switches off rules that run after the model (names as `rules()` gives
-    them; ValueError for another name). `parser` picks the fast parser (the default) or
-    html5ever, its reference, which builds the same tree (ValueError for another name).
-    With `with_metadata=True`, a dict: `text` and the page's metadata fields (as
-    `metadata()` gives them).
+    The options after `url` are keyword-only and named as `pagelevel extract`'s flags:
+    `variant` (one of VARIANTS), `keep_comments` (comment threads under an article stay),
+    `without_rules` (rules that run after the model switched off, names as `rules()` gives
+    them), `parser` (the fast parser, the default, or html5ever, its reference, which builds
+    the same tree). With `with_metadata=True`, a dict: `text` and the page's metadata fields
+    (as `metadata()` gives them).
 
     Bytes are decoded like the CLI does (BOM, <meta>, detection; gzip is unpacked); a str is
-    taken as already decoded. Raises ValueError for an unknown format, PageLevelError when
-    the page cannot be read, is not HTML, or takes over `timeout_ms` (0 = no limit).
-    Ctrl-C interrupts the call.
+    taken as already decoded. Raises ValueError for an unknown format, variant, rule or
+    parser, TypeError for an html of another type, PageLevelError when the page cannot be
+    read, is not HTML, or takes over `timeout_ms` (0 = no limit). Ctrl-C interrupts the call.
     """
 
-def metadata(html: bytes | str, url: str | None = None, timeout_ms: int = 10000) -> _Metadata:
+def metadata(html: _Html, url: str | None = None, timeout_ms: int = 10000) -> _Metadata:
     """The page's title (its own headline), author, date and date_modified (YYYY-MM-DD),
     language (BCP 47), description, site_name, url (canonical), image, categories, tags and
     type; absent fields are left out. PageLevelError as for `extract`."""
 
 def segment(
-    html: bytes | str,
+    html: _Html,
     url: str | None = None,
     timeout_ms: int = 10000,
-    parser: Literal["fast", "html5ever"] | str = "html5ever",
+    parser: _Parser | str = "html5ever",
 ) -> list[_Segment]:
     """The page's segments, as in the "segments" of `pagelevel segment`; PageLevelError past
     `timeout_ms` (0 = no limit). `parser` as for `extract`, but html5ever by default: the
@@ -128,9 +144,9 @@ class SiteLevel:
     def add(
         self,
         url: str | None,
-        html: bytes | str,
+        html: _Html,
         timeout_ms: int = 10000,
-        parser: Literal["fast", "html5ever"] | str = "fast",
+        parser: _Parser | str = "fast",
     ) -> int:
         """Adds a page of the site; returns its index. Raises PageLevelError if it cannot be
         read or takes over `timeout_ms` (0 = no limit). `parser` as for `extract`."""
@@ -142,3 +158,54 @@ class SiteLevel:
         """Per page in the order added, its visible text outside templates
         (`pagelevel sitelevel --extract`)."""
     def __len__(self) -> int: ...
+
+# What an Extractor's `extract` returns: a str, or a dict with `with_metadata=True`.
+_Out = TypeVar("_Out", str, _ExtractWithMetadata)
+
+@final
+class Extractor(Generic[_Out]):
+    """`extract`'s options, read and checked once, for many pages: `extract`, `metadata`,
+    `segment` one page at a time, `extract_many` on a pool of threads without the GIL.
+    ValueError and TypeError as for `extract()`, raised here."""
+
+    @overload
+    def __new__(
+        cls,
+        *,
+        format: _Format | str = "text",
+        variant: _Variant | str = "tree-filter",
+        keep_comments: bool = False,
+        with_metadata: Literal[False] = False,
+        timeout_ms: int = 10000,
+        without_rules: Sequence[str] | None = None,
+        parser: _Parser | str | None = None,
+    ) -> Extractor[str]: ...
+    @overload
+    def __new__(
+        cls,
+        *,
+        format: _Format | str = "text",
+        variant: _Variant | str = "tree-filter",
+        keep_comments: bool = False,
+        with_metadata: Literal[True],
+        timeout_ms: int = 10000,
+        without_rules: Sequence[str] | None = None,
+        parser: _Parser | str | None = None,
+    ) -> Extractor[_ExtractWithMetadata]:
+        """Options as `extract()`'s; `parser=None` is the fast parser, but html5ever for
+        `segment` (its source spans), as the CLI without `--parser`."""
+    def extract(self, html: _Html, url: str | None = None) -> _Out:
+        """As `extract(html, url, **options)`."""
+    def metadata(self, html: _Html, url: str | None = None) -> _Metadata:
+        """As `metadata(html, url)`, under this extractor's options."""
+    def segment(self, html: _Html, url: str | None = None) -> list[_Segment]:
+        """As `segment(html, url)`, under this extractor's options."""
+    def extract_many(
+        self, pages: Iterable[_Html | tuple[_Html, str | None]], threads: int = 0
+    ) -> list[_Out | PageLevelError]:
+        """`extract` over many pages, each an html or an (html, url) pair, on `threads`
+        threads (0 = one per core) without the GIL. A list in input order: per page what
+        `extract` returns or, when the page failed, the PageLevelError it would raise (not
+        raised: the other pages' results stay). Equal for any `threads`. All pages are read
+        in first; TypeError for an item of another type."""
+    def __repr__(self) -> str: ...

@@ -1,19 +1,25 @@
-//! Python bindings of pagelevel: `extract`, `metadata`, `segment` and `SiteLevel`, built with maturin.
+//! Python bindings of pagelevel: `extract`, `metadata`, `segment`, the reusable `Extractor`
+//! (with `extract_many` over a thread pool) and `SiteLevel`, built with maturin.
 //!
-//! Every call copies its input out of Python, then releases the GIL while the Rust pipeline
-//! runs, so Python threads calling in parallel use several cores. Results mirror the CLI:
-//! `segment` returns the `segments` of `pagelevel segment`, `SiteLevel.labels` the lines of
+//! Every call copies its input out of Python (or borrows a `bytes` object), then releases the
+//! GIL while the Rust pipeline runs, so Python threads calling in parallel use several cores.
+//! Results mirror the CLI: `extract` is `pagelevel::extract` (`pagelevel extract`), `segment`
+//! returns the `segments` of `pagelevel segment`, `SiteLevel.labels` the lines of
 //! `pagelevel sitelevel`, `SiteLevel.texts` those of `pagelevel sitelevel --extract`.
 
 use pagelevel::config::Deadline;
+use pagelevel::error::strip_path;
+use pagelevel::extract::{analyze_bytes, ExtractOptions, Extraction, OutputFormat};
 use pagelevel::model::Model;
+use pagelevel::segment::Variant;
+use rayon::prelude::*;
 use std::borrow::Cow;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{mpsc, Arc};
 use std::time::Duration;
 
 use pagelevel::config::DEFAULT_TIMEOUT_MS;
-use pagelevel::pipeline::{analyze_within, Analysis, Options};
+use pagelevel::pipeline::{Analysis, Options};
 use pagelevel::rules::{Rule, RuleSet};
 use pagelevel::site::{self, SiteTree};
 
@@ -23,9 +29,9 @@ const _: () = assert!(DEFAULT_TIMEOUT_MS == 10000);
 use pagelevel::dom::Parser;
 use pagelevel::{Limits, Page, Spans};
 use pyo3::create_exception;
-use pyo3::exceptions::PyValueError;
+use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
-use pyo3::types::{PyBytes, PyString};
+use pyo3::types::{PyByteArray, PyBytes, PyList, PyMemoryView, PyString, PyTuple};
 
 create_exception!(
     pagelevel,
@@ -34,86 +40,50 @@ create_exception!(
     "A page could not be read or analysed, or SiteLevel could not label a site."
 );
 
-/// How `extract` renders an analysed page in one output format.
-type Render = fn(&Analysis) -> String;
+/// An output format of `extract`: one of the library's, or `json`, the text with the URL.
+#[derive(Debug, Clone, Copy)]
+enum PyFormat {
+    /// [`Extraction::text`] in this format.
+    Plain(OutputFormat),
+    /// `{"url": …, "text": …}` as one JSON object (the line `pagelevel extract` prints, with
+    /// the page's URL in place of its file path).
+    Json,
+}
 
 /// The output formats of `extract`, by name. Adding one is one line here.
-const FORMATS: &[(&str, Render)] = &[
-    ("text", Analysis::main_text),
-    ("json", render_json),
-    ("markdown", render_markdown),
-    ("html", render_html),
+const FORMATS: &[(&str, PyFormat)] = &[
+    ("text", PyFormat::Plain(OutputFormat::Text)),
+    ("json", PyFormat::Json),
+    ("markdown", PyFormat::Plain(OutputFormat::Markdown)),
+    ("html", PyFormat::Plain(OutputFormat::Html)),
 ];
 
-/// The main content as Markdown (`pagelevel extract --format markdown` without its separator line).
-fn render_markdown(a: &Analysis) -> String {
-    a.main_rendered(pagelevel::output::render::Format::Markdown)
+/// ValueError for `what` called `name`, listing the `known` names.
+fn unknown(what: &str, name: &str, known: &[&str]) -> PyErr {
+    PyValueError::new_err(format!(
+        "unknown {what} {name:?}; expected one of: {}",
+        known.join(", ")
+    ))
 }
 
-/// The main content as minimal HTML (`pagelevel extract --format html` without its separator line).
-fn render_html(a: &Analysis) -> String {
-    a.main_rendered(pagelevel::output::render::Format::Html)
-}
-
-/// `{"url": …, "text": …}` as one JSON object (the line `pagelevel extract` prints, with the
-/// page's URL in place of its file path).
-fn render_json(a: &Analysis) -> String {
-    serde_json::json!({"url": a.page.url, "text": a.main_text()}).to_string()
-}
-
-/// The renderer of the format called `name`, or ValueError listing the known ones.
-fn format_of(name: &str) -> PyResult<Render> {
+/// The format called `name`, or ValueError listing the known ones.
+fn format_of(name: &str) -> PyResult<PyFormat> {
     FORMATS
         .iter()
         .find(|(n, _)| *n == name)
-        .map(|(_, render)| *render)
+        .map(|(_, f)| *f)
         .ok_or_else(|| {
             let known: Vec<&str> = FORMATS.iter().map(|(n, _)| *n).collect();
-            PyValueError::new_err(format!(
-                "unknown format {name:?}; expected one of: {}",
-                known.join(", ")
-            ))
+            unknown("format", name, &known)
         })
 }
 
-/// The bytes of `html` (bytes or str), borrowed from the Python object without a copy, and the
-/// transport charset they are known to be in. Input over `limits.max_input_bytes` (compressed or
-/// not) is refused here, before anything is copied or decompressed.
-fn html_bytes<'a>(
-    html: &'a Bound<'_, PyAny>,
-    limits: &Limits,
-) -> PyResult<(Cow<'a, [u8]>, Option<&'static str>)> {
-    let (bytes, charset) = if let Ok(b) = html.downcast::<PyBytes>() {
-        (Cow::Borrowed(b.as_bytes()), None)
-    } else if let Ok(s) = html.downcast::<PyString>() {
-        // A str is already decoded: its UTF-8 bytes must not be re-detected as another charset.
-        let bytes = match s.to_cow()? {
-            Cow::Borrowed(t) => Cow::Borrowed(t.as_bytes()),
-            Cow::Owned(t) => Cow::Owned(t.into_bytes()),
-        };
-        (bytes, Some("utf-8"))
-    } else {
-        return Err(pyo3::exceptions::PyTypeError::new_err(format!(
-            "html must be bytes or str, not {}",
-            html.get_type().name()?
-        )));
-    };
-    if bytes.len() as u64 > limits.max_input_bytes {
-        return Err(PageLevelError::new_err(format!(
-            "input is over the limit of {} bytes ({} bytes)",
-            limits.max_input_bytes,
-            bytes.len()
-        )));
-    }
-    Ok((bytes, charset))
-}
-
-/// The CLI's default limits with `timeout_ms` (0 = none).
-fn limits(timeout_ms: u64) -> Limits {
-    Limits {
-        timeout_ms,
-        ..Limits::default()
-    }
+/// The variant called `name` (as `--variant` takes it), or ValueError listing them.
+fn variant_of(name: &str) -> PyResult<Variant> {
+    Variant::from_name(name).ok_or_else(|| {
+        let known: Vec<&str> = Variant::ALL.iter().map(|v| v.name()).collect();
+        unknown("variant", name, &known)
+    })
 }
 
 /// The parser called `name` ("html5ever" or "fast"), or ValueError.
@@ -125,52 +95,9 @@ fn parser_of(name: &str) -> PyResult<Parser> {
     })
 }
 
-/// Decodes (gunzipping bytes that start with the gzip magic) and parses one page.
-fn parse(
-    bytes: &[u8],
-    charset: Option<&str>,
-    url: Option<&str>,
-    spans: Spans,
-    limits: &Limits,
-    deadline: &Deadline,
-    parser: Parser,
-) -> Result<Page, String> {
-    let what = url.unwrap_or("<html>");
-    let raw = pagelevel::input::read_bytes(bytes, what, limits).map_err(|e| e.to_string())?;
-    deadline.check("read").map_err(|e| format!("{what}: {e}"))?;
-    Page::from_bytes(
-        &raw,
-        &pagelevel::PageOptions {
-            url,
-            charset,
-            limits: *limits,
-            deadline: Some(deadline),
-            spans,
-            parser,
-        },
-    )
-    .map_err(|e| format!("{what}: {e}"))
-}
-
-/// Parses and analyses one page with the embedded model and `opts` (the CLI's defaults but
-/// for the rules switched off).
-fn analyse(
-    bytes: &[u8],
-    charset: Option<&str>,
-    url: Option<&str>,
-    spans: Spans,
-    limits: &Limits,
-    deadline: &Deadline,
-    opts: &Options,
-) -> Result<Analysis, String> {
-    let what = url.unwrap_or("<html>");
-    let page = parse(bytes, charset, url, spans, limits, deadline, opts.parser)?;
-    analyze_within(page, Model::embedded(), opts, deadline).map_err(|e| format!("{what}: {e}"))
-}
-
-/// The CLI's default options with the rules named in `without_rules` switched off;
-/// `ValueError` for a name that is no rule.
-fn options_without(without_rules: &[String]) -> PyResult<Options> {
+/// The rules to run: all but those named in `without_rules` (and `comments` with
+/// `keep_comments`, as the CLI's `--keep-comments`); ValueError for a name that is no rule.
+fn rules_without(without_rules: &[String], keep_comments: bool) -> PyResult<RuleSet> {
     let mut rules = RuleSet::ALL;
     for name in without_rules {
         let rule = Rule::from_name(name).ok_or_else(|| {
@@ -182,10 +109,197 @@ fn options_without(without_rules: &[String]) -> PyResult<Options> {
         })?;
         rules = rules.without(rule);
     }
-    Ok(Options {
-        rules,
-        ..Options::default()
-    })
+    if keep_comments {
+        rules = rules.without(Rule::Comments);
+    }
+    Ok(rules)
+}
+
+/// The bytes of `html` and the transport charset they are known to be in: a `bytes` object
+/// is borrowed without a copy, a `bytearray` or `memoryview` copied (either may change once
+/// the GIL is released), a `str` taken as already decoded (its UTF-8, which must not be
+/// re-detected as another charset). TypeError for anything else.
+fn html_bytes<'a>(html: &'a Bound<'_, PyAny>) -> PyResult<(Cow<'a, [u8]>, Option<&'static str>)> {
+    if let Ok(b) = html.downcast::<PyBytes>() {
+        Ok((Cow::Borrowed(b.as_bytes()), None))
+    } else if let Ok(s) = html.downcast::<PyString>() {
+        let bytes = match s.to_cow()? {
+            Cow::Borrowed(t) => Cow::Borrowed(t.as_bytes()),
+            Cow::Owned(t) => Cow::Owned(t.into_bytes()),
+        };
+        Ok((bytes, Some("utf-8")))
+    } else if let Ok(b) = html.downcast::<PyByteArray>() {
+        Ok((Cow::Owned(b.to_vec()), None))
+    } else if html.downcast::<PyMemoryView>().is_ok() {
+        let copy = html.call_method0("tobytes")?;
+        Ok((
+            Cow::Owned(copy.downcast::<PyBytes>()?.as_bytes().to_vec()),
+            None,
+        ))
+    } else {
+        Err(PyTypeError::new_err(format!(
+            "html must be bytes, bytearray, memoryview or str, not {}",
+            html.get_type().name()?
+        )))
+    }
+}
+
+/// The CLI's default limits with `timeout_ms` (0 = none).
+fn limits(timeout_ms: u64) -> Limits {
+    Limits {
+        timeout_ms,
+        ..Limits::default()
+    }
+}
+
+/// One page's input: its bytes, their transport charset and its URL.
+struct Input<'a> {
+    bytes: Cow<'a, [u8]>,
+    charset: Option<&'static str>,
+    url: Option<String>,
+}
+
+impl<'a> Input<'a> {
+    /// The input of `html` at `url`; TypeError for an html of another type.
+    fn new(html: &'a Bound<'_, PyAny>, url: Option<String>) -> PyResult<Input<'a>> {
+        let (bytes, charset) = html_bytes(html)?;
+        Ok(Input {
+            bytes,
+            charset,
+            url,
+        })
+    }
+}
+
+/// The settings of `extract` and of an `Extractor`, read and checked once.
+#[derive(Debug, Clone)]
+struct Settings {
+    format: PyFormat,
+    /// Everything but the page's URL and charset (set per page).
+    opts: ExtractOptions,
+    /// The parser asked for; `None`: the fast parser, but html5ever for `segment` (its
+    /// source spans), as the CLI's `--parser` left out.
+    parser: Option<Parser>,
+}
+
+impl Settings {
+    #[allow(clippy::too_many_arguments)]
+    fn new(
+        format: &str,
+        variant: &str,
+        keep_comments: bool,
+        with_metadata: bool,
+        timeout_ms: u64,
+        without_rules: Option<&[String]>,
+        parser: Option<&str>,
+    ) -> PyResult<Settings> {
+        let format = format_of(format)?;
+        let mut pipeline = Options {
+            rules: rules_without(without_rules.unwrap_or_default(), keep_comments)?,
+            ..Options::default()
+        };
+        pipeline.segment.variant = variant_of(variant)?;
+        let parser = parser.map(parser_of).transpose()?;
+        Ok(Settings {
+            format,
+            opts: ExtractOptions {
+                format: match format {
+                    PyFormat::Plain(f) => f,
+                    PyFormat::Json => OutputFormat::Text,
+                },
+                with_metadata,
+                pipeline,
+                limits: limits(timeout_ms),
+                ..ExtractOptions::default()
+            },
+            parser,
+        })
+    }
+
+    /// The CLI's defaults with `timeout_ms` and `parser`.
+    fn defaults(timeout_ms: u64, parser: Option<&str>) -> PyResult<Settings> {
+        Settings::new(
+            "text",
+            "tree-filter",
+            false,
+            false,
+            timeout_ms,
+            None,
+            parser,
+        )
+    }
+
+    /// Runs the pipeline on one page (`spans` recorded for `segment`) and gives `f` the
+    /// analysis with the page's options. The error names the page (its URL, else `<html>`).
+    fn run<T>(
+        &self,
+        page: &Input<'_>,
+        spans: Spans,
+        cancel: &Arc<AtomicBool>,
+        f: impl FnOnce(&Analysis, &ExtractOptions) -> T,
+    ) -> Result<T, String> {
+        let what = page.url.as_deref().unwrap_or("<html>");
+        let fail = |e: String| format!("{what}: {}", strip_path(what, &e));
+        let limit = self.opts.limits.max_input_bytes;
+        // Refused before anything is copied or decompressed.
+        if page.bytes.len() as u64 > limit {
+            let n = page.bytes.len();
+            return Err(fail(format!(
+                "input is over the limit of {limit} bytes ({n} bytes)"
+            )));
+        }
+        let mut opts = self.opts.clone();
+        opts.url = page.url.clone();
+        opts.charset = page.charset.map(str::to_owned);
+        opts.pipeline.parser = self.parser.unwrap_or(match spans {
+            Spans::Keep => Parser::Html5ever,
+            Spans::Skip => Parser::default(),
+        });
+        let deadline = opts.limits.deadline().with_cancel(cancel.clone());
+        let analysis = analyze_bytes(&page.bytes, &opts, spans, Model::embedded(), &deadline)
+            .map_err(|e| fail(e.to_string()))?;
+        Ok(f(&analysis, &opts))
+    }
+
+    /// The extraction of one page: its text in the format asked for, its metadata if asked.
+    fn extract(&self, page: &Input<'_>, cancel: &Arc<AtomicBool>) -> Result<Extraction, String> {
+        let format = self.format;
+        self.run(page, Spans::Skip, cancel, |a, opts| {
+            let mut out = Extraction::of(a, opts);
+            if let PyFormat::Json = format {
+                out.text = serde_json::json!({"url": a.page.url, "text": out.text}).to_string();
+            }
+            out
+        })
+    }
+
+    /// The page's metadata fields as JSON.
+    fn metadata(&self, page: &Input<'_>, cancel: &Arc<AtomicBool>) -> Result<String, String> {
+        self.run(page, Spans::Skip, cancel, |a, _| {
+            serde_json::Value::Object(a.metadata().to_json()).to_string()
+        })
+    }
+
+    /// The page's segments as JSON.
+    fn segment(&self, page: &Input<'_>, cancel: &Arc<AtomicBool>) -> Result<String, String> {
+        self.run(page, Spans::Keep, cancel, |a, _| {
+            a.segments_json().to_string()
+        })
+    }
+}
+
+/// An extraction as Python returns it: the text, or with metadata a dict of `text` and the
+/// metadata fields.
+fn extraction_to_py(py: Python<'_>, e: Extraction) -> PyResult<PyObject> {
+    match e.metadata {
+        None => Ok(e.text.into_pyobject(py)?.into_any().unbind()),
+        Some(m) => {
+            let mut fields = serde_json::Map::new();
+            fields.insert("text".into(), e.text.into());
+            fields.extend(m.to_json());
+            json_to_py(py, &serde_json::Value::Object(fields).to_string())
+        }
+    }
 }
 
 /// The rules that run after the model, in order, as (name, description) pairs; each can be
@@ -198,34 +312,31 @@ fn rules() -> Vec<(&'static str, &'static str)> {
         .collect()
 }
 
-/// How often a call waiting for its page looks for a pending signal (Ctrl-C), in ms.
+/// How often a call waiting for its pages looks for a pending signal (Ctrl-C), in ms.
 const SIGNAL_POLL_MS: u64 = 50;
 
-/// Runs `work` under `limits`' deadline without the GIL, so other Python threads run. On the
-/// main thread (the only one Python delivers signals to) the work runs on a helper thread while
-/// this one checks for signals every [`SIGNAL_POLL_MS`]: a KeyboardInterrupt cancels the page
-/// (it stops at its next deadline check) and is raised at once.
+/// Runs `work` without the GIL, so other Python threads run; `work` sets the flag it is
+/// given on each page's deadline. On the main thread (the only one Python delivers signals
+/// to) the work runs on a helper thread while this one checks for signals every
+/// [`SIGNAL_POLL_MS`]: a KeyboardInterrupt sets the flag, which stops the pages at their next
+/// deadline check, and is raised at once.
 fn interruptible<T: Send>(
     py: Python<'_>,
-    limits: &Limits,
-    work: impl FnOnce(&Deadline) -> Result<T, String> + Send,
+    work: impl FnOnce(&Arc<AtomicBool>) -> T + Send,
 ) -> PyResult<T> {
+    let cancel = Arc::new(AtomicBool::new(false));
     let threading = py.import("threading")?;
     let on_main_thread = threading
         .call_method0("main_thread")?
         .is(&threading.call_method0("current_thread")?);
     if !on_main_thread {
-        let deadline = limits.deadline();
-        return py
-            .allow_threads(|| work(&deadline))
-            .map_err(PageLevelError::new_err);
+        return Ok(py.allow_threads(|| work(&cancel)));
     }
-    let cancel = Arc::new(AtomicBool::new(false));
-    let deadline = limits.deadline().with_cancel(cancel.clone());
     std::thread::scope(|scope| {
         let (tx, rx) = mpsc::channel();
+        let flag = &cancel;
         scope.spawn(move || {
-            let _ = tx.send(work(&deadline));
+            let _ = tx.send(work(flag));
         });
         let mut rx = rx;
         loop {
@@ -234,7 +345,7 @@ fn interruptible<T: Send>(
             let (got, back) = py.allow_threads(move || (rx.recv_timeout(wait), rx));
             rx = back;
             match got {
-                Ok(result) => return result.map_err(PageLevelError::new_err),
+                Ok(result) => return Ok(result),
                 Err(mpsc::RecvTimeoutError::Disconnected) => {
                     return Err(PageLevelError::new_err("the page's worker thread stopped"))
                 }
@@ -248,55 +359,52 @@ fn interruptible<T: Send>(
     })
 }
 
+/// [`interruptible`] for work on one page: its error becomes a PageLevelError.
+fn one_page<T: Send>(
+    py: Python<'_>,
+    work: impl FnOnce(&Arc<AtomicBool>) -> Result<T, String> + Send,
+) -> PyResult<T> {
+    interruptible(py, work)?.map_err(PageLevelError::new_err)
+}
+
 /// A JSON text as Python objects, through the standard library's `json.loads`.
 fn json_to_py(py: Python<'_>, json: &str) -> PyResult<PyObject> {
     Ok(py.import("json")?.call_method1("loads", (json,))?.unbind())
 }
 
-/// The main content of one page: the CLI's pipeline (decode, parse, layout, features,
-/// classifier, smoothing, render), linear in the page's size apart from smoothing, under the
-/// CLI's limits and a time limit of `timeout_ms` (0 = none). Ctrl-C interrupts it. With
-/// `with_metadata`, a dict: `text` (the content in `format`) and the page's metadata fields
-/// (those `pagelevel extract --with-metadata` adds; absent ones left out).
+/// The main content of one page, `pagelevel::extract`: the CLI's pipeline (decode, parse,
+/// layout, features, classifier, smoothing, rules, render), linear in the page's size apart
+/// from smoothing, under the CLI's limits and a time limit of `timeout_ms` (0 = none). Ctrl-C
+/// interrupts it. With `with_metadata`, a dict: `text` (the content in `format`) and the
+/// page's metadata fields (those `pagelevel extract --with-metadata` adds; absent ones left
+/// out). The options after `url` are keyword-only, named as the CLI's flags.
 #[pyfunction]
-#[pyo3(signature = (html, url=None, format="text", timeout_ms=10000, without_rules=None, parser="fast", with_metadata=false))]
+#[pyo3(signature = (html, url=None, *, format="text", variant="tree-filter", keep_comments=false, with_metadata=false, timeout_ms=10000, without_rules=None, parser="fast"))]
 #[allow(clippy::too_many_arguments)] // Python's keyword arguments
 fn extract(
     py: Python<'_>,
     html: &Bound<'_, PyAny>,
     url: Option<String>,
     format: &str,
+    variant: &str,
+    keep_comments: bool,
+    with_metadata: bool,
     timeout_ms: u64,
     without_rules: Option<Vec<String>>,
     parser: &str,
-    with_metadata: bool,
 ) -> PyResult<PyObject> {
-    let render = format_of(format)?;
-    let mut opts = options_without(without_rules.as_deref().unwrap_or_default())?;
-    opts.parser = parser_of(parser)?;
-    let limits = limits(timeout_ms);
-    let (bytes, charset) = html_bytes(html, &limits)?;
-    let (text, meta) = interruptible(py, &limits, |deadline| {
-        analyse(
-            &bytes,
-            charset,
-            url.as_deref(),
-            Spans::Skip,
-            &limits,
-            deadline,
-            &opts,
-        )
-        .map(|a| (render(&a), with_metadata.then(|| a.metadata())))
-    })?;
-    match meta {
-        None => Ok(text.into_pyobject(py)?.into_any().unbind()),
-        Some(m) => {
-            let mut fields = serde_json::Map::new();
-            fields.insert("text".into(), text.into());
-            fields.extend(m.to_json());
-            json_to_py(py, &serde_json::Value::Object(fields).to_string())
-        }
-    }
+    let settings = Settings::new(
+        format,
+        variant,
+        keep_comments,
+        with_metadata,
+        timeout_ms,
+        without_rules.as_deref(),
+        Some(parser),
+    )?;
+    let page = Input::new(html, url)?;
+    let out = one_page(py, |cancel| settings.extract(&page, cancel))?;
+    extraction_to_py(py, out)
 }
 
 /// The metadata of one page (title, author, date, date_modified, language, description,
@@ -310,20 +418,9 @@ fn metadata(
     url: Option<String>,
     timeout_ms: u64,
 ) -> PyResult<PyObject> {
-    let limits = limits(timeout_ms);
-    let (bytes, charset) = html_bytes(html, &limits)?;
-    let json = interruptible(py, &limits, |deadline| {
-        analyse(
-            &bytes,
-            charset,
-            url.as_deref(),
-            Spans::Skip,
-            &limits,
-            deadline,
-            &Options::default(),
-        )
-        .map(|a| serde_json::Value::Object(a.metadata().to_json()).to_string())
-    })?;
+    let settings = Settings::defaults(timeout_ms, None)?;
+    let page = Input::new(html, url)?;
+    let json = one_page(py, |cancel| settings.metadata(&page, cancel))?;
     json_to_py(py, &json)
 }
 
@@ -337,25 +434,194 @@ fn segment(
     timeout_ms: u64,
     parser: &str,
 ) -> PyResult<PyObject> {
-    let opts = Options {
-        parser: parser_of(parser)?,
-        ..Options::default()
-    };
-    let limits = limits(timeout_ms);
-    let (bytes, charset) = html_bytes(html, &limits)?;
-    let json = interruptible(py, &limits, |deadline| {
-        analyse(
-            &bytes,
-            charset,
-            url.as_deref(),
-            Spans::Keep,
-            &limits,
-            deadline,
-            &opts,
-        )
-        .map(|a| a.segments_json().to_string())
-    })?;
+    let settings = Settings::defaults(timeout_ms, Some(parser))?;
+    let page = Input::new(html, url)?;
+    let json = one_page(py, |cancel| settings.segment(&page, cancel))?;
     json_to_py(py, &json)
+}
+
+/// An extractor: the options of `extract` read and checked once, then used for every page.
+///
+/// `extract`, `metadata` and `segment` take one page; `extract_many` takes many and runs
+/// them on a pool of threads without the GIL, giving the results in input order.
+#[pyclass(module = "pagelevel", frozen)]
+struct Extractor {
+    settings: Settings,
+    /// The arguments it was made with, for `repr`.
+    repr: String,
+}
+
+#[pymethods]
+impl Extractor {
+    /// Options as `extract`'s, all keyword-only; `parser=None` (the default) is the fast
+    /// parser, but html5ever for `segment` (its source spans), as the CLI without `--parser`.
+    #[new]
+    #[pyo3(signature = (*, format="text", variant="tree-filter", keep_comments=false, with_metadata=false, timeout_ms=10000, without_rules=None, parser=None))]
+    #[allow(clippy::too_many_arguments)]
+    fn new(
+        py: Python<'_>,
+        format: &str,
+        variant: &str,
+        keep_comments: bool,
+        with_metadata: bool,
+        timeout_ms: u64,
+        without_rules: Option<Vec<String>>,
+        parser: Option<&str>,
+    ) -> PyResult<Self> {
+        let settings = Settings::new(
+            format,
+            variant,
+            keep_comments,
+            with_metadata,
+            timeout_ms,
+            without_rules.as_deref(),
+            parser,
+        )?;
+        let r = |o: Bound<'_, PyAny>| o.repr().map(|r| r.to_string());
+        let repr = format!(
+            "Extractor(format={}, variant={}, keep_comments={}, with_metadata={}, \
+             timeout_ms={timeout_ms}, without_rules={}, parser={})",
+            r(PyString::new(py, format).into_any())?,
+            r(PyString::new(py, variant).into_any())?,
+            r(keep_comments.into_pyobject(py)?.to_owned().into_any())?,
+            r(with_metadata.into_pyobject(py)?.to_owned().into_any())?,
+            r(without_rules.into_pyobject(py)?.into_any())?,
+            r(parser.into_pyobject(py)?.into_any())?,
+        );
+        Ok(Extractor { settings, repr })
+    }
+
+    /// The main content of one page, as `pagelevel.extract` with this extractor's options.
+    #[pyo3(signature = (html, url=None))]
+    fn extract(
+        &self,
+        py: Python<'_>,
+        html: &Bound<'_, PyAny>,
+        url: Option<String>,
+    ) -> PyResult<PyObject> {
+        let page = Input::new(html, url)?;
+        let out = one_page(py, |cancel| self.settings.extract(&page, cancel))?;
+        extraction_to_py(py, out)
+    }
+
+    /// The metadata of one page, as `pagelevel.metadata`.
+    #[pyo3(signature = (html, url=None))]
+    fn metadata(
+        &self,
+        py: Python<'_>,
+        html: &Bound<'_, PyAny>,
+        url: Option<String>,
+    ) -> PyResult<PyObject> {
+        let page = Input::new(html, url)?;
+        let json = one_page(py, |cancel| self.settings.metadata(&page, cancel))?;
+        json_to_py(py, &json)
+    }
+
+    /// The segments of one page, as `pagelevel.segment` with this extractor's options.
+    #[pyo3(signature = (html, url=None))]
+    fn segment(
+        &self,
+        py: Python<'_>,
+        html: &Bound<'_, PyAny>,
+        url: Option<String>,
+    ) -> PyResult<PyObject> {
+        let page = Input::new(html, url)?;
+        let json = one_page(py, |cancel| self.settings.segment(&page, cancel))?;
+        json_to_py(py, &json)
+    }
+
+    /// `extract` over many pages (each an html, or an `(html, url)` pair) on `threads`
+    /// threads (0 = one per core) without the GIL; a list in input order, each item what
+    /// `extract` returns or, for a page that failed, the PageLevelError it would raise. The
+    /// results do not depend on `threads`. All pages are read in before the work starts.
+    #[pyo3(signature = (pages, threads=0))]
+    fn extract_many(
+        &self,
+        py: Python<'_>,
+        pages: &Bound<'_, PyAny>,
+        threads: usize,
+    ) -> PyResult<Py<PyList>> {
+        let items = pages
+            .try_iter()?
+            .map(|item| {
+                let item = item?;
+                if let Ok(pair) = item.downcast::<PyTuple>() {
+                    if pair.len() != 2 {
+                        return Err(PyTypeError::new_err(format!(
+                            "a page is an html or an (html, url) pair, not a tuple of {}",
+                            pair.len()
+                        )));
+                    }
+                    let url: Option<String> = pair.get_item(1)?.extract()?;
+                    Ok((pair.get_item(0)?, url))
+                } else {
+                    Ok((item, None))
+                }
+            })
+            .collect::<PyResult<Vec<_>>>()?;
+        let inputs = items
+            .iter()
+            .map(|(html, url)| Input::new(html, url.clone()))
+            .collect::<PyResult<Vec<_>>>()?;
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(threads)
+            .build()
+            .map_err(|e| PageLevelError::new_err(format!("cannot start {threads} threads: {e}")))?;
+        let settings = &self.settings;
+        let results = interruptible(py, |cancel| {
+            pool.install(|| {
+                inputs
+                    .par_iter()
+                    .map(|page| settings.extract(page, cancel))
+                    .collect::<Vec<_>>()
+            })
+        })?;
+        let out = PyList::empty(py);
+        for r in results {
+            match r {
+                Ok(e) => out.append(extraction_to_py(py, e)?)?,
+                Err(msg) => out.append(PageLevelError::new_err(msg).into_value(py))?,
+            }
+        }
+        Ok(out.unbind())
+    }
+
+    fn __repr__(&self) -> String {
+        self.repr.clone()
+    }
+}
+
+/// Decodes (gunzipping bytes that start with the gzip magic) and parses one page, for
+/// SiteLevel (which needs the page, not its analysis).
+fn parse(
+    page: &Input<'_>,
+    spans: Spans,
+    limits: &Limits,
+    deadline: &Deadline,
+    parser: Parser,
+) -> Result<Page, String> {
+    let what = page.url.as_deref().unwrap_or("<html>");
+    if page.bytes.len() as u64 > limits.max_input_bytes {
+        return Err(format!(
+            "input is over the limit of {} bytes ({} bytes)",
+            limits.max_input_bytes,
+            page.bytes.len()
+        ));
+    }
+    let raw = pagelevel::input::read_bytes(&page.bytes, what, limits).map_err(|e| e.to_string())?;
+    deadline.check("read").map_err(|e| format!("{what}: {e}"))?;
+    Page::from_bytes(
+        &raw,
+        &pagelevel::PageOptions {
+            url: page.url.as_deref(),
+            charset: page.charset,
+            limits: *limits,
+            deadline: Some(deadline),
+            spans,
+            parser,
+        },
+    )
+    .map_err(|e| format!("{what}: {e}"))
 }
 
 /// The registrable domain (public suffix list, looking through Wayback Machine captures) of
@@ -442,24 +708,17 @@ impl SiteLevel {
     ) -> PyResult<usize> {
         let parser = parser_of(parser)?;
         let limits = limits(timeout_ms);
-        let (bytes, charset) = html_bytes(html, &limits)?;
+        let input = Input::new(html, url)?;
         let hash = &self.options.hash;
-        let page = interruptible(py, &limits, |deadline| {
-            let page = parse(
-                &bytes,
-                charset,
-                url.as_deref(),
-                Spans::Skip,
-                &limits,
-                deadline,
-                parser,
-            )?;
+        let page = one_page(py, |cancel| {
+            let deadline = limits.deadline().with_cancel(cancel.clone());
+            let page = parse(&input, Spans::Skip, &limits, &deadline, parser)?;
             let hashes = sitelevel::hash_page(&SiteTree::new(&page.dom), hash);
             Ok::<_, String>((page, hashes))
         })?;
         let k = self.run.add_page_hashes(page.1);
         self.finished = false;
-        self.pages.push((url, page.0, k));
+        self.pages.push((input.url, page.0, k));
         Ok(self.pages.len() - 1)
     }
 
@@ -508,7 +767,10 @@ fn _pagelevel(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(rules, m)?)?;
     m.add_function(wrap_pyfunction!(site_of, m)?)?;
     m.add_class::<SiteLevel>()?;
+    m.add_class::<Extractor>()?;
     let names: Vec<&str> = FORMATS.iter().map(|(n, _)| *n).collect();
     m.add("FORMATS", names)?;
+    let variants: Vec<&str> = Variant::ALL.iter().map(|v| v.name()).collect();
+    m.add("VARIANTS", variants)?;
     Ok(())
 }
