@@ -183,6 +183,8 @@ struct Settings {
 }
 
 impl Settings {
+    /// The settings these options name; ValueError for an unknown format, variant, rule or
+    /// parser.
     #[allow(clippy::too_many_arguments)]
     fn new(
         format: &str,
@@ -241,7 +243,7 @@ impl Settings {
         let what = page.url.as_deref().unwrap_or("<html>");
         let fail = |e: String| format!("{what}: {}", strip_path(what, &e));
         let limit = self.opts.limits.max_input_bytes;
-        // Refused before anything is copied or decompressed.
+        // Refused before it is decompressed or copied again.
         if page.bytes.len() as u64 > limit {
             let n = page.bytes.len();
             return Err(fail(format!(
