@@ -407,7 +407,7 @@ def test_extract_many_is_a_loop_of_extract_in_input_order(threads, options):
 
 
 def test_extract_many_returns_a_failed_page_as_its_error_in_place():
-    extractor = pagelevel.Extractor(timeout_ms=300)
+    extractor = pagelevel.Extractor(timeout_ms=300, parser="html5ever")
     url, html = site_pages(1)[0]
     pages = [
         (html, url),
@@ -497,7 +497,9 @@ def test_ctrl_c_interrupts_extract_many():
         threading.Thread(target=interrupt).start()
         start = time.monotonic()
         with pytest.raises(KeyboardInterrupt):
-            pagelevel.Extractor(timeout_ms=120_000).extract_many([DEEP_DIVS] * 4, threads=2)
+            pagelevel.Extractor(timeout_ms=120_000, parser="html5ever").extract_many(
+                [DEEP_DIVS] * 4, threads=2
+            )
         assert time.monotonic() - start < 10
     finally:
         signal.signal(signal.SIGINT, previous)
