@@ -359,10 +359,33 @@ fn cli_labels_extract_errors_and_threads() {
     assert_eq!(lines[0]["path"], "data/zoo/z0.html");
     assert_eq!(lines[0]["page"], "z0");
     assert_eq!(lines[0]["text"], format!("{}\n{}", TITLES[0], body_text(0)));
+    assert_eq!(lines[0]["sitelevel"], true);
+    assert_eq!(lines[0]["site"], "zoo");
     assert!(lines[6]["error"].as_str().unwrap().contains("gone.html"));
-    assert!(lines[7]["skipped"].as_str().unwrap().contains("at least 5"));
-    assert!(err.contains("site tiny: skipped"), "{err}");
+    // The one page of site "tiny" is too few for SiteLevel: it gets PageLevel's main text.
+    assert_eq!(lines[7]["sitelevel"], false, "{}", lines[7]);
+    assert_eq!(lines[7]["site"], "tiny");
+    let tiny = lines[7]["text"].as_str().unwrap();
+    assert!(tiny.contains(&body_text(0)), "{tiny}");
+    assert!(!tiny.contains("all rights reserved"), "{tiny}");
+    assert!(
+        err.contains("site tiny: 1 page(s), SiteLevel needs at least 5: PageLevel text"),
+        "{err}"
+    );
     assert!(err.contains("site zoo: 7 pages"), "{err}");
+    assert!(
+        err.contains("6 page(s) by SiteLevel, 1 by PageLevel (sites too small), 0 without text"),
+        "{err}"
+    );
+    // --no-fallback leaves it without text, as before.
+    let (_, bare, bare_err) = run(&["--extract", "--no-fallback"]);
+    let last: serde_json::Value = serde_json::from_str(bare.lines().last().unwrap()).unwrap();
+    assert!(
+        last["skipped"].as_str().unwrap().contains("at least 5"),
+        "{last}"
+    );
+    assert!(last.get("text").is_none());
+    assert!(bare_err.contains("site tiny: skipped"), "{bare_err}");
 
     let (_, two, _) = run(&["--extract", "-j", "2"]);
     assert_eq!(out, two, "output depends on the thread count");
@@ -371,6 +394,21 @@ fn cli_labels_extract_errors_and_threads() {
     assert_eq!(code, Some(1));
     let first: serde_json::Value = serde_json::from_str(out.lines().next().unwrap()).unwrap();
     assert_eq!(first["site"], "zoo");
+    assert_eq!(first["sitelevel"], true);
+    // The tiny site's page has PageLevel's labels: its footer is template, its story is not.
+    let last: serde_json::Value = serde_json::from_str(out.lines().last().unwrap()).unwrap();
+    assert_eq!(last["sitelevel"], false);
+    let label = |v: &serde_json::Value, p: &str| {
+        v["labels"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|l| l["path"] == p)
+            .unwrap_or_else(|| panic!("no label for {p}"))["template"]
+            .as_bool()
+            .unwrap()
+    };
+    assert!(!label(&last, "/html/body/main[1]/p[1]/text()[1]"), "{last}");
     let labels = first["labels"].as_array().unwrap();
     let template = |p: &str| {
         labels
@@ -386,5 +424,195 @@ fn cli_labels_extract_errors_and_threads() {
     // --root overrides the manifest-relative default; a wrong root makes every page fail.
     let (code, _, _) = run(&["--root", dir.join("set").to_str().unwrap()]);
     assert_eq!(code, Some(1));
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// Runs `pagelevel ARGS` and returns its exit code, JSON lines and stderr.
+fn cli(args: &[&str], paths: &[&Path]) -> (Option<i32>, Vec<serde_json::Value>, String) {
+    let o = bin().args(args).args(paths).output().unwrap();
+    let lines = String::from_utf8(o.stdout)
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    (o.status.code(), lines, String::from_utf8(o.stderr).unwrap())
+}
+
+#[test]
+fn cli_page_paths_group_by_folder_and_small_sites_get_pagelevel_text() {
+    let dir = temp_dir("paths");
+    let crawl = dir.join("crawl");
+    for k in 0..6 {
+        let f = crawl.join("zoo.example").join(format!("p{k}.html"));
+        std::fs::create_dir_all(f.parent().unwrap()).unwrap();
+        std::fs::write(f, zoo_page(k)).unwrap();
+    }
+    // A second site with two pages: too few for SiteLevel.
+    std::fs::create_dir_all(crawl.join("tiny.example/deep")).unwrap();
+    std::fs::write(crawl.join("tiny.example/a.html"), zoo_page(4)).unwrap();
+    std::fs::write(crawl.join("tiny.example/deep/b.html"), zoo_page(5)).unwrap();
+    std::fs::write(crawl.join("tiny.example/notes.txt"), "not a page").unwrap();
+
+    let (code, one, err) = cli(&["-j", "1", "sitelevel", "--extract"], &[&crawl]);
+    assert_eq!(code, Some(0), "{err}");
+    // Folders in name order, a folder's own pages before its subfolders' (sorted by name).
+    let paths: Vec<String> = one
+        .iter()
+        .map(|v| {
+            let p = v["path"].as_str().unwrap();
+            p.strip_prefix(&*crawl.to_string_lossy())
+                .unwrap()
+                .to_owned()
+        })
+        .collect();
+    assert_eq!(
+        paths,
+        [
+            "/tiny.example/a.html",
+            "/tiny.example/deep/b.html",
+            "/zoo.example/p0.html",
+            "/zoo.example/p1.html",
+            "/zoo.example/p2.html",
+            "/zoo.example/p3.html",
+            "/zoo.example/p4.html",
+            "/zoo.example/p5.html",
+        ]
+    );
+    // The folder is the site: tiny.example's two pages are two sites of one page each.
+    assert!(err.contains("tiny.example: 1 page(s), SiteLevel"), "{err}");
+    assert!(
+        err.contains("tiny.example/deep: 1 page(s), SiteLevel"),
+        "{err}"
+    );
+    assert!(err.contains("zoo.example: 6 pages (6 labelled"), "{err}");
+    for v in &one[..2] {
+        assert_eq!(v["sitelevel"], false, "{v}");
+        assert!(
+            v["text"].as_str().unwrap().contains("Article number"),
+            "{v}"
+        );
+    }
+    for (k, v) in one[2..].iter().enumerate() {
+        assert_eq!(v["sitelevel"], true, "{v}");
+        assert_eq!(v["text"], format!("{}\n{}", TITLES[k], body_text(k)));
+    }
+    let (_, two, _) = cli(&["-j", "2", "sitelevel", "--extract"], &[&crawl]);
+    assert_eq!(one, two, "output depends on the thread count");
+
+    // Files given one by one: the same sites, in the order given; a missing one fails alone.
+    let zoo: Vec<PathBuf> = (0..6)
+        .map(|k| crawl.join(format!("zoo.example/p{k}.html")))
+        .collect();
+    let missing = crawl.join("zoo.example/gone.html");
+    let mut files: Vec<&Path> = vec![&missing];
+    files.extend(zoo.iter().map(PathBuf::as_path));
+    let tiny = crawl.join("tiny.example/a.html");
+    files.push(&tiny);
+    let (code, got, err) = cli(&["sitelevel", "--extract"], &files);
+    assert_eq!(code, Some(1), "{err}");
+    assert_eq!(got.len(), 8);
+    assert!(got[0]["error"].as_str().is_some(), "{}", got[0]);
+    assert_eq!(&got[1..7], &one[2..]);
+    assert_eq!(got[7], one[0]);
+    assert!(err.contains("1 failed"), "{err}");
+
+    // A path that is not there is a page that fails, reported in its line.
+    let (code, got, err) = cli(&["sitelevel"], &[&dir.join("nowhere")]);
+    assert_eq!(code, Some(1), "{err}");
+    assert!(got[0]["error"].as_str().is_some(), "{got:?}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// A real mixed crawl as a WARC: the 40 pages of one `sites` site and 2 pages of another,
+/// interleaved. Before the fallback the small site's pages had no text at all.
+#[test]
+fn mixed_crawl_small_site_gets_pagelevel_text() {
+    let _machine = common::heavy();
+    let Some(data) = common::data_or_skip("mixed_crawl_small_site_gets_pagelevel_text") else {
+        return;
+    };
+    let m = common::manifest(&data, "sites");
+    let big: Vec<_> = m
+        .entries
+        .iter()
+        .filter(|e| e.site.as_deref() == Some("cnn"))
+        .collect();
+    let small: Vec<_> = m
+        .entries
+        .iter()
+        .filter(|e| e.site.as_deref() == Some("bbc"))
+        .take(2)
+        .collect();
+    assert_eq!((big.len(), small.len()), (40, 2));
+    let record = |n: usize, e: &pagelevel::input::manifest::Entry, host: &str| {
+        crate::warc::html_record(
+            &format!("00000000-0000-0000-0000-{n:012}"),
+            &format!("https://www.{host}/{}", e.id),
+            &common::gunzip(&m.html_path(e)),
+        )
+    };
+    let mut records: Vec<Vec<u8>> = Vec::new();
+    for (k, e) in big.iter().enumerate() {
+        records.push(record(k, e, "cnn.com"));
+        if k == 10 || k == 30 {
+            records.push(record(100 + k, small[k / 20], "bbc.co.uk"));
+        }
+    }
+    let dir = temp_dir("mixed-crawl");
+    let warc = dir.join("mixed.warc.gz");
+    crate::warc::write_gzip_warc(&warc, &records);
+
+    let with_text = |lines: &[serde_json::Value]| {
+        lines
+            .iter()
+            .filter(|v| v["text"].as_str().is_some_and(|t| !t.trim().is_empty()))
+            .count()
+    };
+    let (code, before, err) = cli(
+        &["sitelevel", "--extract", "--no-fallback", "--warc"],
+        &[&warc],
+    );
+    assert_eq!(code, Some(0), "{err}");
+    let (code, after, err) = cli(&["sitelevel", "--extract", "--warc"], &[&warc]);
+    assert_eq!(code, Some(0), "{err}");
+    eprintln!(
+        "mixed crawl of {} records: pages with text {} before, {} after",
+        records.len(),
+        with_text(&before),
+        with_text(&after)
+    );
+    assert_eq!((before.len(), after.len()), (42, 42));
+    assert_eq!(with_text(&before), 40);
+    assert_eq!(with_text(&after), 42);
+    // cnn first (its first record comes first), then bbc, each in file order.
+    assert!(after[..40]
+        .iter()
+        .all(|v| v["sitelevel"] == true && v["site"] == "cnn.com"));
+    let bbc = &after[40..];
+    let ids: Vec<&str> = bbc.iter().map(|v| v["url"].as_str().unwrap()).collect();
+    assert_eq!(
+        ids,
+        [
+            format!("https://www.bbc.co.uk/{}", small[0].id),
+            format!("https://www.bbc.co.uk/{}", small[1].id)
+        ]
+    );
+    // The small site's text is exactly what `extract` gives those records.
+    let (_, extracted, _) = cli(&["extract"], &[&warc]);
+    for v in bbc {
+        assert_eq!(v["sitelevel"], false, "{v}");
+        assert_eq!(v["site"], "bbc.co.uk");
+        let same = extracted
+            .iter()
+            .find(|x| x["warc_record_id"] == v["warc_record_id"])
+            .unwrap();
+        assert_eq!(v["text"], same["text"]);
+        let words = v["text"].as_str().unwrap().split_whitespace().count();
+        assert!(words > 100, "{words} words: {v}");
+    }
+    assert!(
+        err.contains("40 page(s) by SiteLevel, 2 by PageLevel (sites too small), 0 without text"),
+        "{err}"
+    );
     let _ = std::fs::remove_dir_all(&dir);
 }

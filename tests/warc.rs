@@ -60,16 +60,21 @@ fn gzip(bytes: &[u8]) -> Vec<u8> {
 
 /// An HTML response record.
 fn html_response(id: &str, uri: &str, html: &str) -> Vec<u8> {
+    html_record(id, uri, html.as_bytes())
+}
+
+/// An HTML response record of raw page bytes (any charset; `id` a UUID).
+pub(crate) fn html_record(id: &str, uri: &str, html: &[u8]) -> Vec<u8> {
     record(
         "response",
         id,
         uri,
-        &http("Content-Type: text/html\r\n", html.as_bytes()),
+        &http("Content-Type: text/html\r\n", html),
     )
 }
 
 /// Writes `records` as a .warc.gz file, one gzip member per record.
-fn write_gzip_warc(path: &Path, records: &[Vec<u8>]) {
+pub(crate) fn write_gzip_warc(path: &Path, records: &[Vec<u8>]) {
     std::fs::write(
         path,
         records.iter().flat_map(|r| gzip(r)).collect::<Vec<u8>>(),
@@ -781,15 +786,47 @@ fn sitelevel_gathers_a_site_from_interleaved_records() {
         assert_eq!(w["text"], d["text"]);
     }
 
-    // Taken as runs of consecutive records, every run is one page: too few to label.
+    // Taken as runs of consecutive records, every run is one page: too few to label, so each
+    // gets its PageLevel text, in file order.
     let out = bin()
         .args(["sitelevel", "--extract", "--contiguous", "--warc"])
         .arg(&warc)
         .output()
         .unwrap();
     let stderr = String::from_utf8_lossy(&out.stderr);
-    assert_eq!(stderr.matches("skipped, no labels").count(), 12, "{stderr}");
+    assert!(out.status.success(), "{stderr}");
+    assert_eq!(
+        stderr
+            .matches("1 page(s), SiteLevel needs at least 5: PageLevel text")
+            .count(),
+        12,
+        "{stderr}"
+    );
     assert!(stderr.contains("10 site run(s) came after"), "{stderr}");
+    let runs = lines(&out.stdout);
+    assert_eq!(runs.len(), 12);
+    for (k, v) in runs.iter().enumerate() {
+        assert_eq!(v["sitelevel"], false, "{v}");
+        let site = ["alpha", "bravo"][k % 2];
+        assert_eq!(v["url"], format!("https://www.{site}.example/p{}", k / 2));
+        assert!(v["text"]
+            .as_str()
+            .unwrap()
+            .contains(&format!("Story {} of {site}", k / 2)));
+    }
+    let out = bin()
+        .args([
+            "sitelevel",
+            "--extract",
+            "--contiguous",
+            "--no-fallback",
+            "--warc",
+        ])
+        .arg(&warc)
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(stderr.matches("skipped, no labels").count(), 12, "{stderr}");
 }
 
 #[test]

@@ -271,6 +271,65 @@ pub fn group_site_dir(dir: &Path) -> Result<Vec<SiteGroup>> {
     Ok(groups)
 }
 
+/// Groups pages given by path: a file is one page, a folder is walked recursively for its pages
+/// (`.html`, `.htm`, `.xhtml`, optionally gzipped; names sorted byte-wise, so the order is
+/// stable). A page's site is the folder it is in, written as reached (`crawl/example.com` for
+/// `crawl/example.com/a.html`, `.` for a bare file name): crawls stored one folder per host
+/// group as the WARC records of one host do. Sites come in the order of their first page, each
+/// with its pages in input order; a page's `path` is the file's path as given or as reached.
+///
+/// # Errors
+/// [`Error::Io`] if a folder cannot be listed. A path that is not there is a page like any
+/// other, whose read fails alone.
+///
+/// # Complexity
+/// O(files) plus one `stat` per path and one listing per folder.
+pub fn group_paths(paths: &[PathBuf]) -> Result<Vec<SiteGroup>> {
+    let mut files = Vec::new();
+    for path in paths {
+        // Anything but a folder is a page: one that cannot be read fails alone when loaded.
+        if path.is_dir() {
+            walk_pages(path, &mut files)?;
+        } else {
+            files.push(path.clone());
+        }
+    }
+    let pages = files.into_iter().map(|file| {
+        let site = match file.parent() {
+            Some(d) if !d.as_os_str().is_empty() => d.to_string_lossy().into_owned(),
+            _ => ".".to_owned(),
+        };
+        let name = file
+            .file_name()
+            .map(|n| n.to_string_lossy().into_owned())
+            .unwrap_or_default();
+        let page = SitePage {
+            path: file.to_string_lossy().into_owned(),
+            id: page_id(&name),
+            file,
+            url: None,
+            gold: None,
+        };
+        (site, page)
+    });
+    Ok(group_in_order(pages)
+        .into_iter()
+        .map(|(name, pages)| SiteGroup { name, pages })
+        .collect())
+}
+
+/// Appends the pages under `dir` ([`is_page_name`]), depth first, names sorted.
+fn walk_pages(dir: &Path, out: &mut Vec<PathBuf>) -> Result<()> {
+    for (name, path, is_dir) in sorted_dir(dir)? {
+        if is_dir {
+            walk_pages(&path, out)?;
+        } else if is_page_name(&name) {
+            out.push(path);
+        }
+    }
+    Ok(())
+}
+
 /// Settings of a run, one line each.
 #[derive(Debug, Clone)]
 pub struct RunOptions {
@@ -845,10 +904,18 @@ pub(crate) fn json_line(value: &impl serde::Serialize) -> Vec<u8> {
     v
 }
 
-/// A labelled page as one JSON line: `{"path", "page", ("warc_record_id", "url" when `warc`),
-/// "site", "labels": [{"path", "template"}]}`, a label per reported node
-/// ([`for_each_reported`]). O(n) for n nodes.
-pub fn labels_line(p: &SitePage, site: &str, dom: &Dom, labels: &[bool], warc: bool) -> Vec<u8> {
+/// A page's labels as one JSON line: `{"path", "page", ("warc_record_id", "url" when `warc`),
+/// "site", "sitelevel", "labels": [{"path", "template"}]}`, a label per reported node
+/// ([`for_each_reported`]). `sitelevel` says whether the labels are SiteLevel's (`false`: the
+/// site was too small and they are PageLevel's, [`report::pagelevel_labels`]). O(n) for n nodes.
+pub fn labels_line(
+    p: &SitePage,
+    site: &str,
+    dom: &Dom,
+    labels: &[bool],
+    warc: bool,
+    sitelevel: bool,
+) -> Vec<u8> {
     #[derive(serde::Serialize)]
     struct Label<'a> {
         path: &'a str,
@@ -861,6 +928,7 @@ pub fn labels_line(p: &SitePage, site: &str, dom: &Dom, labels: &[bool], warc: b
         #[serde(flatten)]
         warc: Option<WarcFields<'a>>,
         site: &'a str,
+        sitelevel: bool,
         labels: Vec<Label<'a>>,
     }
     let mut paths = Vec::new();
@@ -877,27 +945,39 @@ pub fn labels_line(p: &SitePage, site: &str, dom: &Dom, labels: &[bool], warc: b
         page: &p.id,
         warc: WarcFields::of(p, warc),
         site,
+        sitelevel,
         labels,
     })
 }
 
-/// A labelled page's text outside templates ([`extract_text`]) as one JSON line: `{"path",
-/// "page", ("warc_record_id", "url" when `warc`), "text"}`. O(n + text).
-pub fn extract_line(p: &SitePage, dom: &Dom, labels: &[bool], warc: bool) -> Vec<u8> {
+/// A page's text as one JSON line: `{"path", "page", ("warc_record_id", "url" when `warc`),
+/// "site", "sitelevel", "text"}`; `sitelevel` says whether the text is SiteLevel's (`false`:
+/// PageLevel's main text, the site being too small for SiteLevel). O(text).
+pub fn text_line(p: &SitePage, site: &str, text: &str, warc: bool, sitelevel: bool) -> Vec<u8> {
     #[derive(serde::Serialize)]
     struct Extract<'a> {
         path: &'a str,
         page: &'a str,
         #[serde(flatten)]
         warc: Option<WarcFields<'a>>,
-        text: String,
+        site: &'a str,
+        sitelevel: bool,
+        text: &'a str,
     }
     json_line(&Extract {
         path: &p.path,
         page: &p.id,
         warc: WarcFields::of(p, warc),
-        text: extract_text(dom, labels),
+        site,
+        sitelevel,
+        text,
     })
+}
+
+/// A labelled page's text outside templates ([`extract_text`]) as one JSON line ([`text_line`]
+/// with `"sitelevel": true`). O(n + text).
+pub fn extract_line(p: &SitePage, site: &str, dom: &Dom, labels: &[bool], warc: bool) -> Vec<u8> {
+    text_line(p, site, &extract_text(dom, labels), warc, true)
 }
 
 /// [`check_gold`] against the gold text in the file `gold`, or why it cannot be read.

@@ -1,5 +1,6 @@
 //! What a SiteLevel run over many sites reports besides its labels (`pagelevel sitelevel`): the
-//! JSON line of each page whatever became of it ([`page_out`], [`outcome_line`]), a line of
+//! JSON line of each page whatever became of it ([`page_out`], [`outcome_line`]; for a page of a
+//! site too small for SiteLevel, its PageLevel text or labels, [`Fallback`]), a line of
 //! statistics per site ([`site_line`]), the table of gold checks per site ([`GoldTable`]) and
 //! the WARC site runs that came apart ([`SiteRuns`]).
 
@@ -7,10 +8,14 @@ use std::collections::HashSet;
 use std::fmt;
 
 use super::{
-    check_gold_file, extract_line, json_line, labels_line, GoldCheck, GoldTotals, Outcome,
-    SitePage, SiteSummary,
+    check_gold_file, extract_line, json_line, labels_line, text_line, GoldCheck, GoldTotals,
+    Outcome, SitePage, SiteSummary,
 };
-use crate::Page;
+use crate::dom::Kind;
+use crate::input::warc::Place;
+use crate::model::Model;
+use crate::pipeline::{analyze_within, Analysis, Options};
+use crate::{Limits, Page};
 
 /// What each labelled page is turned into.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
@@ -46,9 +51,9 @@ pub fn page_out(
 ) -> PageOut {
     let dom = &page.dom;
     let line = if options.extract {
-        extract_line(p, dom, labels, options.warc)
+        extract_line(p, site, dom, labels, options.warc)
     } else {
-        labels_line(p, site, dom, labels, options.warc)
+        labels_line(p, site, dom, labels, options.warc, true)
     };
     let gold = if options.gold {
         p.gold.as_ref().map(|g| check_gold_file(dom, labels, g))
@@ -96,6 +101,87 @@ pub fn outcome_line(
             ),
             None,
         ),
+    }
+}
+
+/// PageLevel's verdict on an analysed page as SiteLevel-style labels (`true` = template): a
+/// text node is template when the main text leaves it out, an element when none of the text
+/// under it is in the main text. The text outside these templates
+/// ([`super::extract_text`]) is the page's main text.
+///
+/// # Complexity
+/// O(n) for n nodes: one backward pass (a node's descendants follow it in the arena).
+pub fn pagelevel_labels(a: &Analysis) -> Vec<bool> {
+    let dom = &a.page.dom;
+    let mut kept: Vec<bool> = (0..dom.len())
+        .map(|i| dom.node(i).kind == Kind::Text && a.keep[i] && a.features.visible[i])
+        .collect();
+    for i in (1..dom.len()).rev() {
+        if kept[i] {
+            if let Some(p) = dom.parent(i) {
+                kept[p] = true;
+            }
+        }
+    }
+    kept.into_iter().map(|k| !k).collect()
+}
+
+/// The PageLevel pipeline that gives the pages of a site too small for SiteLevel their text
+/// (what `pagelevel extract` prints) or labels ([`pagelevel_labels`]), marked
+/// `"sitelevel": false`, instead of nothing.
+#[derive(Debug, Clone, Copy)]
+pub struct Fallback<'a> {
+    /// The classifier.
+    pub model: &'a Model,
+    /// The pipeline's options.
+    pub options: &'a Options,
+    /// Per-page limits, the time limit included (it runs from the read to the line).
+    pub limits: Limits,
+}
+
+impl Fallback<'_> {
+    /// The line of page `p` of site `site` (read from its WARC record at `place`, or from its
+    /// file): `{"path", "page", …, "site", "sitelevel": false, "text" | "labels"}` as
+    /// [`LineOptions::extract`] asks; or the error, as a message.
+    ///
+    /// # Complexity
+    /// One read, parse and pipeline run: O(page) for the pipeline's linear stages.
+    pub fn line(
+        &self,
+        p: &SitePage,
+        place: Option<Place>,
+        site: &str,
+        options: &LineOptions,
+    ) -> Result<Vec<u8>, String> {
+        let deadline = self.limits.deadline();
+        let page = match place {
+            Some(place) => place.page(&p.file, &self.limits),
+            None => Page::from_path(
+                &p.file,
+                &crate::PageOptions {
+                    url: p.url.as_deref(),
+                    limits: self.limits,
+                    deadline: Some(&deadline),
+                    parser: self.options.parser,
+                    ..Default::default()
+                },
+            ),
+        };
+        let a = page
+            .and_then(|page| analyze_within(page, self.model, self.options, &deadline))
+            .map_err(|e| crate::error::chain(&e))?;
+        Ok(if options.extract {
+            text_line(p, site, &a.main_text(), options.warc, false)
+        } else {
+            labels_line(
+                p,
+                site,
+                &a.page.dom,
+                &pagelevel_labels(&a),
+                options.warc,
+                false,
+            )
+        })
     }
 }
 

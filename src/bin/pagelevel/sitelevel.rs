@@ -1,5 +1,11 @@
 //! `pagelevel sitelevel`: SiteLevel(θ) template labels (or the text outside templates) for the
 //! pages of many sites, one JSON line per page, statistics per site on stderr.
+//!
+//! A site too small for SiteLevel (fewer pages than `--min-pages`) is not left without text:
+//! its pages go through the PageLevel pipeline (what `extract` does) and their lines say
+//! `"sitelevel": false`; the pages SiteLevel labelled say `"sitelevel": true`. Such pages are
+//! gathered across sites and run in parallel a window at a time, the output staying in input
+//! order.
 
 use std::io::Write;
 use std::path::PathBuf;
@@ -7,13 +13,21 @@ use std::path::PathBuf;
 use ::sitelevel::{HashOptions, HrefQuery, LabelOptions, SiteLevelOptions};
 use anyhow::Context;
 use pagelevel::input::manifest::Manifest;
-use pagelevel::site::report::{self, GoldTable, LineOptions, SiteRuns};
-use pagelevel::site::{self, GoldTotals, RunOptions, SiteGroup, SitePage};
+use pagelevel::input::warc::{self, Place};
+use pagelevel::site::report::{self, Fallback, GoldTable, LineOptions, SiteRuns};
+use pagelevel::site::{self, GoldTotals, Outcome, RunOptions, SiteGroup, SitePage};
+use rayon::prelude::*;
+
+use crate::pipeline_args::PipelineArgs;
 
 /// Arguments of `pagelevel sitelevel`.
 #[derive(clap::Args, Debug)]
-#[command(group(clap::ArgGroup::new("input").required(true).args(["manifest", "site_dir", "warc"])))]
+#[command(group(clap::ArgGroup::new("input").required(true).multiple(true).args(["pages", "manifest", "site_dir", "warc"])))]
 pub struct Args {
+    /// HTML pages and folders of pages (walked recursively); a page's site is the folder it is
+    /// in. WARC files given here are read as with --warc.
+    #[arg(conflicts_with_all = ["manifest", "site_dir"])]
+    pages: Vec<PathBuf>,
     /// Manifest (JSON Lines in the ../shared/data format); pages are grouped by their `site`.
     #[arg(long, value_name = "M")]
     manifest: Option<PathBuf>,
@@ -21,7 +35,7 @@ pub struct Args {
     #[arg(long, value_name = "DIR", requires = "manifest")]
     root: Option<PathBuf>,
     /// A folder holding one folder of pages per site (instead of --manifest).
-    #[arg(long, value_name = "DIR")]
+    #[arg(long, value_name = "DIR", conflicts_with = "manifest")]
     site_dir: Option<PathBuf>,
     /// WARC files (.warc, .warc.gz): their HTML responses, grouped into sites by the registrable
     /// domain of the target URI wherever the records are in a file (docs/warc.md).
@@ -35,9 +49,14 @@ pub struct Args {
     /// θ: a subtree is template if it occurs on at least max(2, ⌈θ·N⌉) of a site's N pages.
     #[arg(long, default_value_t = ::sitelevel::DEFAULT_THETA)]
     theta: f64,
-    /// Sites with fewer distinct pages are reported and left unlabelled.
+    /// Sites with fewer distinct pages are too small for SiteLevel: their pages get PageLevel's
+    /// text or labels, marked "sitelevel": false.
     #[arg(long, default_value_t = ::sitelevel::DEFAULT_MIN_PAGES)]
     min_pages: usize,
+    /// Leave the pages of sites too small for SiteLevel without text or labels (a line with
+    /// "skipped" and the reason) instead of running PageLevel on them.
+    #[arg(long)]
+    no_fallback: bool,
     /// A node is template if more than this share of its HTML bytes lies in template subtrees.
     #[arg(long, default_value_t = ::sitelevel::DEFAULT_MIN_TEMPLATE_SHARE)]
     share: f64,
@@ -62,14 +81,16 @@ pub struct Args {
     /// Hash the text inside <script> and <style> too.
     #[arg(long)]
     script_text: bool,
-    /// Print {"path", "page", "text"}: the visible text outside templates, instead of labels.
+    /// Print {"path", "page", "site", "sitelevel", "text"}: the visible text outside templates
+    /// (PageLevel's main text where "sitelevel" is false), instead of labels.
     #[arg(long)]
     extract: bool,
     /// Compare with the manifest's gold texts and print per-site quality on stderr.
     #[arg(long)]
     gold: bool,
+    /// The PageLevel pipeline of the pages of sites too small for SiteLevel.
     #[command(flatten)]
-    limits: crate::pipeline_args::LimitArgs,
+    pipeline: PipelineArgs,
     #[command(flatten)]
     timeout: crate::pipeline_args::TimeoutArg,
 }
@@ -106,14 +127,14 @@ impl Args {
                 },
                 ..SiteLevelOptions::default()
             },
-            limits: self.timeout.with(self.limits.limits()),
-            parser: self.limits.parser_for(pagelevel::Spans::Skip),
+            limits: self.timeout.with(self.pipeline.limits.limits()),
+            parser: self.pipeline.limits.parser_for(pagelevel::Spans::Skip),
             ..RunOptions::default()
         }
     }
 }
 
-fn groups(args: &Args) -> anyhow::Result<Vec<SiteGroup>> {
+fn groups(args: &Args, pages: &[PathBuf]) -> anyhow::Result<Vec<SiteGroup>> {
     if let Some(m) = &args.manifest {
         let manifest = Manifest::load(m, args.root.as_deref())
             .with_context(|| format!("reading manifest {}", m.display()))?;
@@ -121,7 +142,85 @@ fn groups(args: &Args) -> anyhow::Result<Vec<SiteGroup>> {
     } else if let Some(d) = &args.site_dir {
         Ok(site::group_site_dir(d)?)
     } else {
-        anyhow::bail!("give --manifest or --site-dir")
+        Ok(site::group_paths(pages)?)
+    }
+}
+
+/// A page waiting for its line: the PageLevel fallback of a site too small for SiteLevel, or
+/// the error of a page of such a site that failed already.
+struct Pending {
+    site: String,
+    page: SitePage,
+    place: Option<Place>,
+    failed: Option<String>,
+}
+
+/// Where the lines go, and what was counted on the way.
+struct Output<W: Write> {
+    out: W,
+    lines: LineOptions,
+    /// Pages that failed.
+    failed: usize,
+    /// Pages with SiteLevel's labels or text.
+    by_sitelevel: usize,
+    /// Pages with PageLevel's (sites too small).
+    by_pagelevel: usize,
+    /// Pages left without (`--no-fallback`).
+    skipped: usize,
+    /// Fallback pages waiting, in input order.
+    pending: Vec<Pending>,
+}
+
+impl<W: Write> Output<W> {
+    fn write(&mut self, line: &[u8]) -> anyhow::Result<()> {
+        self.out.write_all(line).context("writing output")
+    }
+
+    /// Writes the line of a page's outcome, counting it; its warning goes to stderr.
+    fn outcome(
+        &mut self,
+        p: &SitePage,
+        site: &str,
+        outcome: Outcome<report::PageOut>,
+        gold: &mut GoldTotals,
+    ) -> anyhow::Result<()> {
+        match &outcome {
+            Outcome::Labelled(_) => self.by_sitelevel += 1,
+            Outcome::Failed(_) => {}
+            Outcome::Skipped(_) => self.skipped += 1,
+        }
+        let (line, warning) = report::outcome_line(p, site, outcome, gold);
+        if let Some(w) = warning {
+            eprintln!("pagelevel sitelevel: {w}");
+        }
+        self.write(&line)
+    }
+
+    /// Runs PageLevel on the pending pages (in parallel) and writes their lines in order.
+    fn flush(&mut self, fallback: &Fallback) -> anyhow::Result<()> {
+        let pending = std::mem::take(&mut self.pending);
+        let lines = &self.lines;
+        let done: Vec<Result<Vec<u8>, String>> = pending
+            .par_iter()
+            .map(|w| match &w.failed {
+                Some(m) => Err(m.clone()),
+                None => fallback.line(&w.page, w.place, &w.site, lines),
+            })
+            .collect();
+        for (w, r) in pending.iter().zip(done) {
+            match r {
+                Ok(line) => {
+                    self.by_pagelevel += 1;
+                    self.write(&line)?;
+                }
+                Err(m) => {
+                    self.failed += 1;
+                    let mut unused = GoldTotals::default();
+                    self.outcome(&w.page, &w.site, Outcome::Failed(m), &mut unused)?;
+                }
+            }
+        }
+        Ok(())
     }
 }
 
@@ -129,70 +228,150 @@ fn groups(args: &Args) -> anyhow::Result<Vec<SiteGroup>> {
 pub fn run(args: Args) -> anyhow::Result<usize> {
     let options = args.options();
     ::sitelevel::min_pages_for(1, options.sitelevel.theta)?;
-    let groups = if args.warc.is_empty() {
-        groups(&args)?
+    let model = args.pipeline.model()?;
+    let pipeline = args.pipeline.options();
+    let fallback = Fallback {
+        model: &model,
+        options: &pipeline,
+        limits: options.limits,
+    };
+    let (warcs, pages): (Vec<PathBuf>, Vec<PathBuf>) =
+        args.pages.iter().cloned().partition(|p| warc::is_warc(p));
+    let warcs: Vec<PathBuf> = args.warc.iter().cloned().chain(warcs).collect();
+    let groups = if args.manifest.is_some() || args.site_dir.is_some() || !pages.is_empty() {
+        groups(&args, &pages)?
     } else {
         Vec::new()
     };
-    let lines = LineOptions {
-        extract: args.extract,
-        warc: !args.warc.is_empty(),
-        gold: args.gold,
-    };
     let stdout = std::io::stdout();
-    let mut out = std::io::BufWriter::new(stdout.lock());
-    let mut failed = 0;
+    let mut out = Output {
+        out: std::io::BufWriter::new(stdout.lock()),
+        lines: LineOptions {
+            extract: args.extract,
+            warc: false,
+            gold: args.gold,
+        },
+        failed: 0,
+        by_sitelevel: 0,
+        by_pagelevel: 0,
+        skipped: 0,
+        pending: Vec::new(),
+    };
+    let with_fallback = !args.no_fallback;
+    let min_pages = options.sitelevel.min_pages;
+    let window = options.window.max(1);
     let mut table = GoldTable::default();
-    let mut io_error: Option<std::io::Error> = None;
     let mut runs = SiteRuns::default();
-    let mut one_site = |g: &SiteGroup,
+    let mut one_site = |out: &mut Output<_>,
+                        g: &SiteGroup,
+                        places: Option<&[Place]>,
                         load: &(dyn Fn(usize, &SitePage) -> pagelevel::Result<pagelevel::Page>
                               + Sync)|
      -> anyhow::Result<()> {
+        let place = |k: usize| places.map(|p| p[k]);
+        if with_fallback && g.pages.len() < min_pages {
+            // Too few pages for SiteLevel whatever they hold: no hashing pass.
+            eprintln!(
+                "site {}: {} page(s), SiteLevel needs at least {min_pages}: PageLevel text",
+                g.name,
+                g.pages.len()
+            );
+            for (k, p) in g.pages.iter().enumerate() {
+                out.pending.push(Pending {
+                    site: g.name.clone(),
+                    page: p.clone(),
+                    place: place(k),
+                    failed: None,
+                });
+            }
+            if out.pending.len() >= window {
+                out.flush(&fallback)?;
+            }
+            return Ok(());
+        }
+        out.flush(&fallback)?;
+        let lines = out.lines;
         let mut gold = GoldTotals::default();
+        let mut result = Ok(());
+        // Refused sites (fewer distinct pages than needed) hold their pages for the fallback.
+        let mut held: Vec<(usize, Outcome<report::PageOut>)> = Vec::new();
+        let mut k = 0;
         let summary = site::run_site_with(
             g,
             &options,
             load,
             |p, page, labels| report::page_out(p, &g.name, page, labels, &lines),
             |p, outcome| {
-                let (line, warning) = report::outcome_line(p, &g.name, outcome, &mut gold);
-                if let Some(w) = warning {
-                    eprintln!("pagelevel sitelevel: {w}");
-                }
-                if io_error.is_none() {
-                    if let Err(e) = out.write_all(&line) {
-                        io_error = Some(e);
-                    }
+                let i = k;
+                k += 1;
+                if with_fallback && (matches!(outcome, Outcome::Skipped(_)) || !held.is_empty()) {
+                    held.push((i, outcome));
+                } else if result.is_ok() {
+                    result = out.outcome(p, &g.name, outcome, &mut gold);
                 }
             },
         );
-        if let Some(e) = io_error.take() {
-            return Err(anyhow::Error::new(e).context("writing output"));
+        result?;
+        out.failed += summary.failed;
+        if held.is_empty() {
+            eprintln!("{}", report::site_line(&summary));
+        } else {
+            eprintln!(
+                "site {}: {}: PageLevel text",
+                g.name,
+                summary.skipped.as_deref().unwrap_or("not labelled")
+            );
+            // The failures are counted in the summary already; the flush counts them again.
+            out.failed -= held
+                .iter()
+                .filter(|(_, o)| matches!(o, Outcome::Failed(_)))
+                .count();
+            for (i, o) in held {
+                out.pending.push(Pending {
+                    site: g.name.clone(),
+                    page: g.pages[i].clone(),
+                    place: place(i),
+                    failed: match o {
+                        Outcome::Failed(m) => Some(m),
+                        _ => None,
+                    },
+                });
+            }
+            out.flush(&fallback)?;
         }
-        failed += summary.failed;
-        eprintln!("{}", report::site_line(&summary));
-        if args.gold {
+        if args.gold && summary.skipped.is_none() {
             table.add(&summary, gold);
         }
         Ok(())
     };
     for g in &groups {
-        one_site(g, &|_, p| site::load(p, &options.limits, options.parser))?;
+        one_site(&mut out, g, None, &|_, p| {
+            site::load(p, &options.limits, options.parser)
+        })?;
     }
-    for path in &args.warc {
+    out.flush(&fallback)?;
+    for path in &warcs {
         let (limits, parser) = (options.limits, options.parser);
+        out.lines.warc = true;
         site::warc_sites(path, &limits, args.contiguous, |run| {
             runs.add(&run.group.name);
-            one_site(&run.group, &|k, p| run.load(k, p, &limits, parser))
+            one_site(&mut out, &run.group, Some(&run.places), &|k, p| {
+                run.load(k, p, &limits, parser)
+            })
         })?;
+        out.flush(&fallback)?;
     }
     if let Some(w) = runs.warning() {
         eprintln!("pagelevel sitelevel: {w}");
     }
-    out.flush().context("writing output")?;
+    out.out.flush().context("writing output")?;
+    eprintln!(
+        "pagelevel sitelevel: {} page(s) by SiteLevel, {} by PageLevel (sites too small), {} \
+         without text (--no-fallback), {} failed",
+        out.by_sitelevel, out.by_pagelevel, out.skipped, out.failed
+    );
     if args.gold {
         eprint!("{table}");
     }
-    Ok(failed)
+    Ok(out.failed)
 }
