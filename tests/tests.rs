@@ -15,6 +15,7 @@ mod cli;
 mod comments;
 mod decode;
 mod dedup;
+mod dedup_clusters;
 mod dom;
 mod empty_pages;
 mod evaluate;

@@ -26,8 +26,10 @@
 //! out empty are not duplicates of each other.
 //!
 //! Over many pages, [`duplicate_pairs`] finds the pairs through an index from hash value to the
-//! pages holding it, so pages sharing no hash are never compared.
+//! pages holding it, so pages sharing no hash are never compared; [`clusters`] joins the pairs
+//! into clusters of near-duplicates (connected components) and picks the pages to keep.
 
+pub mod clusters;
 pub mod evaluate;
 pub mod lines;
 pub mod texts;

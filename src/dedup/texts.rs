@@ -199,6 +199,24 @@ pub struct Texts {
 /// A page's text, or why it has none (the error and its causes).
 pub type Text = std::result::Result<String, String>;
 
+/// A page's sketch and the number of words of its text.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct PageSketch {
+    /// Words of the text ([`crate::text::count_words`]).
+    pub words: usize,
+    /// Its sketch ([`super::sketch`]).
+    pub sketch: super::Sketch,
+}
+
+/// Every page's sketch in one mode, and notes on sites SiteLevel could not label in full.
+#[derive(Debug, Clone, Default)]
+pub struct ModeSketches {
+    /// Per page, in input order: its sketch, or why it has none.
+    pub sketches: Vec<std::result::Result<PageSketch, String>>,
+    /// One line per site some of whose pages fell back to their full text.
+    pub notes: Vec<String>,
+}
+
 /// Every page's text in one mode, and notes on sites SiteLevel could not label in full.
 #[derive(Debug, Clone, Default)]
 pub struct ModeTexts {
@@ -258,10 +276,47 @@ impl Texts {
         mode: Mode,
         progress: &(dyn Fn(u64) + Sync),
     ) -> Result<ModeTexts> {
+        let (texts, notes) = self.map(inputs, mode, progress, &|t| t)?;
+        Ok(ModeTexts { texts, notes })
+    }
+
+    /// The sketch of every page's text in `mode` (and its word count), in input order: each
+    /// text is dropped as soon as it is sketched, so memory holds the sketches, never all the
+    /// texts (a streaming pass over a WARC file's records); `progress` is told of each page.
+    ///
+    /// # Errors
+    /// [`Error::Invalid`] for SiteLevel texts of pages without sites.
+    ///
+    /// # Complexity
+    /// One read and parse per page (two for SiteLevel) plus O(words) for its sketch; memory
+    /// O(N·k) for N pages and k = [`super::SKETCH_SIZE`], plus the pages in flight.
+    pub fn sketches(
+        &self,
+        inputs: &Inputs,
+        mode: Mode,
+        progress: &(dyn Fn(u64) + Sync),
+    ) -> Result<ModeSketches> {
+        let (sketches, notes) = self.map(inputs, mode, progress, &|t| PageSketch {
+            words: crate::text::count_words(&t),
+            sketch: super::sketch(&t),
+        })?;
+        Ok(ModeSketches { sketches, notes })
+    }
+
+    /// `f` of the text of every page in `mode`, in input order (each text is handed to `f` on
+    /// the thread that made it and dropped there), and the notes on sites SiteLevel could not
+    /// label.
+    fn map<T: Send>(
+        &self,
+        inputs: &Inputs,
+        mode: Mode,
+        progress: &(dyn Fn(u64) + Sync),
+        f: &(dyn Fn(String) -> T + Sync),
+    ) -> Result<(Vec<std::result::Result<T, String>>, Vec<String>)> {
         if mode == Mode::Sitelevel {
-            return self.sitelevel(inputs, progress);
+            return self.sitelevel(inputs, progress, f);
         }
-        let texts = inputs
+        let values = inputs
             .pages
             .par_iter()
             .zip(&inputs.offsets)
@@ -269,21 +324,24 @@ impl Texts {
                 let r = self.page(p, offset, mode == Mode::Pagelevel);
                 progress(1);
                 match r {
-                    Ok((full, main)) => Ok(main.unwrap_or(full)),
+                    Ok((full, main)) => Ok(f(main.unwrap_or(full))),
                     Err(e) => Err(chain(&e)),
                 }
             })
             .collect();
-        Ok(ModeTexts {
-            texts,
-            notes: Vec::new(),
-        })
+        Ok((values, Vec::new()))
     }
 
-    /// The SiteLevel text of every page (input order). A page of a site SiteLevel refuses
+    /// `f` of the SiteLevel text of every page (input order). A page of a site SiteLevel refuses
     /// (fewer distinct pages than its minimum) gets its full text: with no other pages there
     /// is no site template to remove; a note says so.
-    fn sitelevel(&self, inputs: &Inputs, progress: &(dyn Fn(u64) + Sync)) -> Result<ModeTexts> {
+    #[allow(clippy::type_complexity)]
+    fn sitelevel<T: Send>(
+        &self,
+        inputs: &Inputs,
+        progress: &(dyn Fn(u64) + Sync),
+        f: &(dyn Fn(String) -> T + Sync),
+    ) -> Result<(Vec<std::result::Result<T, String>>, Vec<String>)> {
         let Some(sites) = &inputs.sites else {
             return Err(Error::Invalid(
                 "--mode sitelevel needs the pages' sites: give --manifest M, --site-dir DIR or \
@@ -292,22 +350,23 @@ impl Texts {
             ));
         };
         let options = RunOptions::default();
-        type PerSite = (Vec<(usize, Text)>, Option<String>);
-        let per_site: Vec<PerSite> = sites
+        type PerSite<T> = (Vec<(usize, std::result::Result<T, String>)>, Option<String>);
+        let per_site: Vec<PerSite<T>> = sites
             .par_iter()
             .map(|(name, idx)| {
                 let group = SiteGroup {
                     name: name.clone(),
                     pages: idx.iter().map(|&i| inputs.pages[i].clone()).collect(),
                 };
-                let mut out: Vec<(usize, Text)> = Vec::with_capacity(idx.len());
+                let mut out: Vec<(usize, std::result::Result<T, String>)> =
+                    Vec::with_capacity(idx.len());
                 let mut skipped = Vec::new();
                 let mut k = 0;
                 site::run_site_with(
                     &group,
                     &options,
                     |k, p| self.load(p, inputs.offsets[idx[k]], &self.limits.deadline()),
-                    |_, page, labels| site::extract_text(&page.dom, labels),
+                    |_, page, labels| f(site::extract_text(&page.dom, labels)),
                     |_, outcome| {
                         let i = idx[k];
                         k += 1;
@@ -331,7 +390,7 @@ impl Texts {
                     for i in skipped {
                         let t = self
                             .page(&inputs.pages[i], inputs.offsets[i], false)
-                            .map(|(full, _)| full)
+                            .map(|(full, _)| f(full))
                             .map_err(|e| chain(&e));
                         out.push((i, t));
                     }
@@ -339,19 +398,20 @@ impl Texts {
                 (out, note)
             })
             .collect();
-        let mut texts: Vec<Option<Text>> = vec![None; inputs.pages.len()];
+        let mut values: Vec<Option<std::result::Result<T, String>>> =
+            (0..inputs.pages.len()).map(|_| None).collect();
         let mut notes = Vec::new();
         for (out, note) in per_site {
             notes.extend(note);
             for (i, t) in out {
-                texts[i] = Some(t);
+                values[i] = Some(t);
             }
         }
-        let texts = texts
+        let values = values
             .into_iter()
             .map(|t| t.unwrap_or_else(|| Err("page not reached by its site's run".into())))
             .collect();
-        Ok(ModeTexts { texts, notes })
+        Ok((values, notes))
     }
 }
 

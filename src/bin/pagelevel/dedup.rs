@@ -1,16 +1,19 @@
 //! `pagelevel dedup`: near-duplicate pages by the paper's shingling ([`pagelevel::dedup`]) over
 //! one of three texts of each page: all its visible text, the SiteLevel baseline text or the
-//! PageLevel main text. Prints one JSON line per duplicate pair (or per page with `--sketches`),
-//! or with `--evaluate` measures the three texts on pairs whose gold texts say whether they are
+//! PageLevel main text. Prints one JSON line per duplicate pair (or per page with `--sketches`,
+//! per cluster of near-duplicates with `--clusters`, per page to keep with `--keep-first`), or
+//! with `--evaluate` measures the three texts on pairs whose gold texts say whether they are
 //! duplicates (the paper's Table 2).
 //!
-//! Every page's text and sketch is computed in parallel and gathered in input order, and pairs
-//! are sorted, so the output is the same for any `-j`.
+//! Every page's sketch is computed in parallel (its text dropped once sketched) and gathered in
+//! input order, pairs are sorted and clusters are connected components listed in input order,
+//! so the output is the same for any `-j`.
 
 use std::io::Write;
 use std::path::PathBuf;
 
 use pagelevel::dedup;
+use pagelevel::dedup::lines::Report;
 use pagelevel::dedup::texts::{Inputs, Mode, Source, Texts, MODES};
 
 use crate::extract::line;
@@ -39,8 +42,16 @@ pub struct Args {
     #[arg(long)]
     url: Option<String>,
     /// Print one line per page with its sketch, {"path", "words", "sketch"}, instead of pairs.
-    #[arg(long, conflicts_with = "evaluate")]
+    #[arg(long, conflicts_with_all = ["evaluate", "clusters", "keep_first"])]
     sketches: bool,
+    /// Print each cluster of near-duplicates once (connected through pairs), {"cluster",
+    /// "size", "members"}: its pages in input order, the first to keep.
+    #[arg(long, conflicts_with_all = ["evaluate", "keep_first"])]
+    clusters: bool,
+    /// Print only the pages to keep, {"path", "duplicates"} (and the record id and URL of WARC
+    /// records): the first page of each cluster and every page with no duplicate.
+    #[arg(long, conflicts_with = "evaluate")]
+    keep_first: bool,
     /// Measure all three modes on pairs labelled by the manifests' gold texts; print a table.
     #[arg(long, requires = "manifest")]
     evaluate: bool,
@@ -76,10 +87,19 @@ pub fn run(args: Args) -> anyhow::Result<usize> {
     if args.evaluate {
         return evaluate(&args, &ctx, &inputs);
     }
+    let report = if args.sketches {
+        Report::Sketches
+    } else if args.clusters {
+        Report::Clusters
+    } else if args.keep_first {
+        Report::KeepFirst
+    } else {
+        Report::Pairs
+    };
     let bar = crate::batch::progress(inputs.pages.len());
-    let texts = ctx.all(&inputs, args.mode, &|k| bar.inc(k));
+    let sketches = ctx.sketches(&inputs, args.mode, &|k| bar.inc(k));
     bar.finish_and_clear();
-    let lines = dedup::lines::lines(&inputs, texts?, args.sketches);
+    let lines = dedup::lines::lines(&inputs, sketches?, report);
     for e in lines.notes.iter().chain(&lines.errors) {
         eprintln!("pagelevel: {e}");
     }
