@@ -353,3 +353,48 @@ fn chaos_clusters_agree_with_the_pairs_and_the_warc_with_the_files() {
     assert_eq!(from_warc, from_files);
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn sites_full_text_clusters_are_the_components_of_the_pairs() {
+    // Full text on the `sites` set: same-site pages whose template outweighs the article pair
+    // up, and chain into clusters of up to ten pages.
+    let _machine = common::heavy();
+    let Some(data) = common::data_or_skip("sites_full_text_clusters") else {
+        return;
+    };
+    let m = data.join("sites/manifest.jsonl");
+    let run = |flag: &[&str]| {
+        let mut args = vec!["dedup", "--mode", "full"];
+        args.extend(flag);
+        args.push("--manifest");
+        let o = bin(&args, &[&m]);
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+        lines(&o)
+    };
+    let pairs = run(&[]);
+    let clusters = run(&["--clusters"]);
+    let mut got: Vec<BTreeSet<String>> = clusters
+        .iter()
+        .map(|c| {
+            let members = c["members"].as_array().unwrap();
+            assert_eq!(c["size"].as_u64().unwrap() as usize, members.len());
+            members
+                .iter()
+                .map(|m| m["path"].as_str().unwrap().to_owned())
+                .collect()
+        })
+        .collect();
+    got.sort();
+    assert_eq!(got, components(&pairs));
+    let biggest = got.iter().map(BTreeSet::len).max().unwrap_or(0);
+    let keep = run(&["--keep-first"]);
+    let in_clusters: usize = got.iter().map(BTreeSet::len).sum();
+    assert_eq!(keep.len(), 360 - in_clusters + got.len());
+    eprintln!(
+        "sites, full text: {} pairs, {} clusters (largest {biggest}) holding {in_clusters} pages, {} kept",
+        pairs.len(),
+        got.len(),
+        keep.len()
+    );
+    assert!(biggest >= 3, "no chain of pairs: {got:?}");
+}

@@ -199,6 +199,10 @@ pub struct Texts {
 /// A page's text, or why it has none (the error and its causes).
 pub type Text = std::result::Result<String, String>;
 
+/// Per page in input order, a value made from its text (or why it has none), and the notes on
+/// sites SiteLevel could not label.
+type PerPage<T> = (Vec<std::result::Result<T, String>>, Vec<String>);
+
 /// A page's sketch and the number of words of its text.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct PageSketch {
@@ -312,7 +316,7 @@ impl Texts {
         mode: Mode,
         progress: &(dyn Fn(u64) + Sync),
         f: &(dyn Fn(String) -> T + Sync),
-    ) -> Result<(Vec<std::result::Result<T, String>>, Vec<String>)> {
+    ) -> Result<PerPage<T>> {
         if mode == Mode::Sitelevel {
             return self.sitelevel(inputs, progress, f);
         }
@@ -335,13 +339,12 @@ impl Texts {
     /// `f` of the SiteLevel text of every page (input order). A page of a site SiteLevel refuses
     /// (fewer distinct pages than its minimum) gets its full text: with no other pages there
     /// is no site template to remove; a note says so.
-    #[allow(clippy::type_complexity)]
     fn sitelevel<T: Send>(
         &self,
         inputs: &Inputs,
         progress: &(dyn Fn(u64) + Sync),
         f: &(dyn Fn(String) -> T + Sync),
-    ) -> Result<(Vec<std::result::Result<T, String>>, Vec<String>)> {
+    ) -> Result<PerPage<T>> {
         let Some(sites) = &inputs.sites else {
             return Err(Error::Invalid(
                 "--mode sitelevel needs the pages' sites: give --manifest M, --site-dir DIR or \
