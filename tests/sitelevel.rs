@@ -616,3 +616,41 @@ fn mixed_crawl_small_site_gets_pagelevel_text() {
     );
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn cli_copies_of_one_page_fall_back_after_hashing_and_a_failure_counts_once() {
+    // Six pages given, so SiteLevel hashes them; five are the same page (one distinct page)
+    // and one is missing: the site is refused after the hashing pass, and its pages get their
+    // PageLevel text in input order, the missing one its error.
+    let dir = temp_dir("copies");
+    let site = dir.join("copies");
+    std::fs::create_dir_all(&site).unwrap();
+    let mut files = Vec::new();
+    for k in 0..6 {
+        let f = site.join(format!("p{k}.html"));
+        if k != 2 {
+            std::fs::write(&f, zoo_page(1)).unwrap();
+        }
+        files.push(f);
+    }
+    let refs: Vec<&Path> = files.iter().map(PathBuf::as_path).collect();
+    let (code, got, err) = cli(&["sitelevel", "--extract"], &refs);
+    assert_eq!(code, Some(1), "{err}");
+    assert_eq!(got.len(), 6);
+    for (k, v) in got.iter().enumerate() {
+        assert!(v["path"].as_str().unwrap().ends_with(&format!("p{k}.html")));
+        if k == 2 {
+            assert!(v["error"].as_str().is_some(), "{v}");
+        } else {
+            assert_eq!(v["sitelevel"], false, "{v}");
+            assert!(v["text"].as_str().unwrap().contains(&body_text(1)), "{v}");
+        }
+    }
+    assert!(err.contains("1 distinct pages"), "{err}");
+    assert!(
+        err.contains("0 page(s) by SiteLevel, 5 by PageLevel (sites too small), 0 without text (--no-fallback), 1 failed"),
+        "{err}"
+    );
+    assert!(err.contains("pagelevel: 1 input(s) failed"), "{err}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
