@@ -26,7 +26,7 @@ use crate::pipeline_args::PipelineArgs;
 pub struct Args {
     /// HTML pages and folders of pages (walked recursively); a page's site is the folder it is
     /// in. WARC files given here are read as with --warc.
-    #[arg(conflicts_with_all = ["manifest", "site_dir"])]
+    #[arg(value_name = "PAGE|DIR", conflicts_with_all = ["manifest", "site_dir"])]
     pages: Vec<PathBuf>,
     /// Manifest (JSON Lines in the ../shared/data format); pages are grouped by their `site`.
     #[arg(long, value_name = "M")]
@@ -41,10 +41,10 @@ pub struct Args {
     /// domain of the target URI wherever the records are in a file (docs/warc.md).
     #[arg(long, value_name = "FILE", num_args = 1..)]
     warc: Vec<PathBuf>,
-    /// With --warc: a site is a run of consecutive records (one streaming pass holding one run's
-    /// record list), for files already written host by host. By default a first pass lists every
-    /// record (id, URI, offset) and a site gathers its records from the whole file.
-    #[arg(long, requires = "warc")]
+    /// With WARC files: a site is a run of consecutive records (one streaming pass holding one
+    /// run's record list), for files already written host by host. By default a first pass lists
+    /// every record (id, URI, offset) and a site gathers its records from the whole file.
+    #[arg(long)]
     contiguous: bool,
     /// θ: a subtree is template if it occurs on at least max(2, ⌈θ·N⌉) of a site's N pages.
     #[arg(long, default_value_t = ::sitelevel::DEFAULT_THETA)]
