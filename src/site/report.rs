@@ -155,7 +155,7 @@ impl Fallback<'_> {
     ) -> Result<Vec<u8>, String> {
         let deadline = self.limits.deadline();
         let page = match place {
-            Some(place) => place.page(&p.file, &self.limits),
+            Some(place) => place.page(&p.file, &self.limits, self.options.parser),
             None => Page::from_path(
                 &p.file,
                 &crate::PageOptions {
