@@ -14,6 +14,7 @@ use rayon::prelude::*;
 
 use crate::config::Deadline;
 use crate::input::jobs::{Job, Jobs, Origin};
+use crate::input::walk::Input;
 use crate::input::warc;
 use crate::model::Model;
 use crate::pipeline::{analyze_within, Analysis, Options};
@@ -56,18 +57,37 @@ where
     T: Send,
     F: Fn(T) -> (Vec<u8>, bool) + Sync,
 {
-    let threads = rayon::current_num_threads();
     let mut failed = 0;
+    run_stream_with(items, job, |(bytes, bad)| {
+        failed += bad as usize;
+        out.write_all(&bytes)
+    })?;
+    out.flush()?;
+    Ok(Summary { failed })
+}
+
+/// Like [`run_stream`], but each result goes to `sink`, in stream order on the calling thread,
+/// whatever it is (the bytes of a page, a file to write, a count).
+///
+/// # Errors
+/// The first error `sink` returns; no input is taken after it.
+pub fn run_stream_with<T, R, F, E>(
+    items: impl Iterator<Item = (T, Option<u64>)>,
+    job: F,
+    mut sink: impl FnMut(R) -> Result<(), E>,
+) -> Result<(), E>
+where
+    T: Send,
+    R: Send,
+    F: Fn(T) -> R + Sync,
+{
+    let threads = rayon::current_num_threads();
     let mut largest = 0u64;
     let mut window: Vec<T> = Vec::new();
     let mut bytes = 0u64;
-    let mut run = |window: Vec<T>, out: &mut dyn Write| -> std::io::Result<()> {
-        let results: Vec<(Vec<u8>, bool)> = window.into_par_iter().map(&job).collect();
-        for (bytes, bad) in results {
-            failed += bad as usize;
-            out.write_all(&bytes)?;
-        }
-        Ok(())
+    let mut run = |window: Vec<T>| -> Result<(), E> {
+        let results: Vec<R> = window.into_par_iter().map(&job).collect();
+        results.into_iter().try_for_each(&mut sink)
     };
     for (item, size) in items {
         window.push(item);
@@ -77,13 +97,11 @@ where
             largest = largest.max(size);
         }
         if window.len() >= WINDOW || bytes >= window_budget(threads, largest) {
-            run(std::mem::take(&mut window), out)?;
+            run(std::mem::take(&mut window))?;
             bytes = 0;
         }
     }
-    run(window, out)?;
-    out.flush()?;
-    Ok(Summary { failed })
+    run(window)
 }
 
 /// What [`analyze_job`] runs the pipeline with.
@@ -97,7 +115,8 @@ pub struct JobOptions<'a> {
     pub limits: Limits,
     /// Whether pages keep their byte spans.
     pub spans: Spans,
-    /// The URL of the pages that are not WARC records (which carry their own).
+    /// The URL of the pages that are not WARC records (which carry their own) and have none of
+    /// their own ([`Input::url`]).
     pub url: Option<&'a str>,
 }
 
@@ -138,7 +157,8 @@ pub fn run_inputs<E>(
 where
     E: From<Error> + From<warc::Junk>,
 {
-    let jobs = Jobs::new(paths, with.limits, |path, skipped| {
+    let inputs: Vec<Input> = paths.iter().map(|p| Input::file(p)).collect();
+    let jobs = Jobs::new(&inputs, with.limits, |path, skipped| {
         progress(Progress::WarcDone { path, skipped })
     });
     run_stream(jobs, out, |job| {
@@ -172,8 +192,9 @@ where
     // The clock starts when this page's job does, not when the batch did.
     let deadline = limits.deadline();
     let (origin, result) = match job {
-        Job::Failed(path, e) => (Origin::File(path), Err(E::from(e))),
-        Job::Record(path, warc::Item::Bad(b)) => {
+        Job::Failed(input, e) => (Origin::File(&input.path), Err(E::from(e))),
+        Job::Record(input, warc::Item::Bad(b)) => {
+            let path = &input.path;
             let origin = Origin::Record {
                 path,
                 record_id: b.record_id.as_deref().unwrap_or(""),
@@ -186,23 +207,25 @@ where
             };
             return (failed(&origin, &E::from(e)), true);
         }
-        Job::Record(path, warc::Item::Junk(j)) => {
+        Job::Record(input, warc::Item::Junk(j)) => {
             let origin = Origin::Record {
-                path,
+                path: &input.path,
                 record_id: "",
                 uri: None,
             };
             return (failed(&origin, &E::from(j)), true);
         }
-        Job::Page(path, source) => {
-            let origin = Origin::File(path);
+        Job::Page(input, source) => {
+            let origin = Origin::File(&input.path);
+            let url = input.url.as_deref().or(with.url);
             let result = source.read(&limits).and_then(|bytes| {
                 deadline.check("read")?;
-                analyze_page(&bytes, with.url, None, with, &deadline)
+                analyze_page(&bytes, url, None, with, &deadline)
             });
             (origin, result.map_err(E::from))
         }
-        Job::Record(path, warc::Item::Page(p)) => {
+        Job::Record(input, warc::Item::Page(p)) => {
+            let path = &input.path;
             let result = analyze_page(
                 &p.body,
                 p.uri.as_deref(),

@@ -113,6 +113,28 @@ pub enum Error {
     Invalid(String),
 }
 
+impl Error {
+    /// A short name for the kind of error, for counting failures by kind (a batch's summary):
+    /// `cannot read`, `too large`, `gzip`, `WARC record`, `too many nodes`, `time limit`,
+    /// `cancelled`, `not HTML`, `boxes`, `manifest`, `model`, `invalid input`.
+    pub fn kind(&self) -> &'static str {
+        match self {
+            Error::Io { .. } => "cannot read",
+            Error::TooLarge { .. } => "too large",
+            Error::Gzip { .. } => "gzip",
+            Error::Warc { .. } | Error::BadRecord { .. } => "WARC record",
+            Error::TooManyNodes { .. } => "too many nodes",
+            Error::Timeout { .. } => "time limit",
+            Error::Cancelled { .. } => "cancelled",
+            Error::NotHtml { .. } => "not HTML",
+            Error::Boxes { .. } => "boxes",
+            Error::Manifest { .. } => "manifest",
+            Error::Model(_) => "model",
+            Error::Invalid(_) => "invalid input",
+        }
+    }
+}
+
 /// An error and its sources, each after `: ` (what `anyhow`'s `{:#}` prints), for messages
 /// kept per page.
 pub fn chain(e: &dyn std::error::Error) -> String {

@@ -4,6 +4,7 @@
 
 use std::path::{Path, PathBuf};
 
+use crate::input::walk::Input;
 use crate::input::warc;
 use crate::{Error, Limits};
 
@@ -59,11 +60,20 @@ impl Origin<'_> {
 /// or junk between records), or an input that cannot be opened.
 pub enum Job<'a> {
     /// A page file or standard input, read by [`warc::PageSource::read`].
-    Page(&'a Path, warc::PageSource),
-    /// An item of the WARC file at the path.
-    Record(&'a Path, warc::Item),
-    /// The path could not be opened.
-    Failed(&'a Path, Error),
+    Page(&'a Input, warc::PageSource),
+    /// An item of the WARC file of the input.
+    Record(&'a Input, warc::Item),
+    /// The input could not be opened (or was a problem when listed).
+    Failed(&'a Input, Error),
+}
+
+impl<'a> Job<'a> {
+    /// The input the job came from (the WARC file for a record).
+    pub fn input(&self) -> &'a Input {
+        match self {
+            Job::Page(i, _) | Job::Record(i, _) | Job::Failed(i, _) => i,
+        }
+    }
 }
 
 /// Whether `path` is `-`, standard input.
@@ -90,20 +100,20 @@ pub fn check_stdin(paths: &[PathBuf]) -> Result<(), Error> {
 /// stream of unknown size). Opening is O(1) per input; a WARC file is read one record at a
 /// time (memory one record).
 pub struct Jobs<'a, F> {
-    paths: std::slice::Iter<'a, PathBuf>,
+    inputs: std::slice::Iter<'a, Input>,
     /// The WARC file being read.
-    warc: Option<(&'a Path, Box<warc::WarcReader<warc::InputStream>>)>,
+    warc: Option<(&'a Input, Box<warc::WarcReader<warc::InputStream>>)>,
     limits: Limits,
     warc_done: F,
 }
 
 impl<'a, F: FnMut(&Path, u64)> Jobs<'a, F> {
-    /// The inputs `paths` (`-` is standard input), read within `limits`; `warc_done(path,
-    /// skipped)` is called when a WARC file has been read to its end, with the number of
-    /// records it skipped (not HTML responses).
-    pub fn new(paths: &'a [PathBuf], limits: Limits, warc_done: F) -> Self {
+    /// The inputs `inputs` (`-` is standard input; see [`crate::input::walk`]), read within
+    /// `limits`; `warc_done(path, skipped)` is called when a WARC file has been read to its
+    /// end, with the number of records it skipped (not HTML responses).
+    pub fn new(inputs: &'a [Input], limits: Limits, warc_done: F) -> Self {
         Jobs {
-            paths: paths.iter(),
+            inputs: inputs.iter(),
             warc: None,
             limits,
             warc_done,
@@ -116,31 +126,35 @@ impl<'a, F: FnMut(&Path, u64)> Iterator for Jobs<'a, F> {
 
     fn next(&mut self) -> Option<Self::Item> {
         loop {
-            if let Some((path, reader)) = &mut self.warc {
-                let path: &'a Path = path;
+            if let Some((input, reader)) = &mut self.warc {
+                let input: &'a Input = input;
                 if let Some(item) = reader.next() {
                     let size = match &item {
                         warc::Item::Page(p) => p.body.len() as u64,
                         warc::Item::Bad(_) | warc::Item::Junk(_) => 0,
                     };
-                    return Some((Job::Record(path, item), Some(size)));
+                    return Some((Job::Record(input, item), Some(size)));
                 }
-                (self.warc_done)(path, reader.skipped());
+                (self.warc_done)(&input.path, reader.skipped());
                 self.warc = None;
             }
-            let path: &'a Path = self.paths.next()?;
-            let input = if is_stdin(path) {
+            let input: &'a Input = self.inputs.next()?;
+            if let Some(e) = input.error() {
+                return Some((Job::Failed(input, e), Some(0)));
+            }
+            let path = &input.path;
+            let opened = if is_stdin(path) {
                 warc::Input::from_reader(std::io::stdin(), "-", &self.limits)
             } else {
                 warc::Input::open(path, &self.limits)
             };
-            match input {
+            match opened {
                 Ok(warc::Input::Page(source)) => {
                     let size = source.size();
-                    return Some((Job::Page(path, source), size));
+                    return Some((Job::Page(input, source), size));
                 }
-                Ok(warc::Input::Warc(reader)) => self.warc = Some((path, reader)),
-                Err(e) => return Some((Job::Failed(path, e), Some(0))),
+                Ok(warc::Input::Warc(reader)) => self.warc = Some((input, reader)),
+                Err(e) => return Some((Job::Failed(input, e), Some(0))),
             }
         }
     }

@@ -2,6 +2,7 @@
 
 pub mod jobs;
 pub mod manifest;
+pub mod walk;
 pub mod warc;
 
 use std::fs::File;

@@ -1,9 +1,11 @@
 //! `pagelevel extract`: per page, its main content (the non-template text in document order).
 //!
 //! `--format jsonl` (default): one JSON object per page, `{"path", "text", "error"?}`, plus
-//! `warc_record_id` and `url` (the target URI) for WARC records. `text`, `markdown`, `html`: the content itself,
-//! each page preceded by a separator line `==> NAME <==` (NAME = the path, or for a WARC record
-//! the path, target URI and record id); failures go to stderr only.
+//! `warc_record_id` and `url` (the target URI) for WARC records. `text`, `markdown`, `html`: the
+//! content itself, each page preceded by a separator line `==> NAME <==` when there are several
+//! (NAME = the path, or for a WARC record the path, target URI and record id); failures go to
+//! stderr only. With `--output-dir`, each page's output goes to its own file (`.json`, `.txt`,
+//! `.md`, `.html`), without the separator line.
 //!
 //! `--with-metadata` adds the page's metadata (`pagelevel::metadata`): its fields in each JSON
 //! line (absent ones left out; a WARC record's `url` stays its target URI), a front-matter block and the title as first heading in
@@ -12,7 +14,8 @@
 use pagelevel::metadata::front::with_front_matter;
 use pagelevel::output::render::Format as Render;
 
-use crate::pipeline_args::{message, PageInputs, PipelineArgs};
+use crate::pages::{self, PageInputs};
+use crate::pipeline_args::{message, PipelineArgs};
 
 /// Arguments of `pagelevel extract`.
 #[derive(clap::Args)]
@@ -41,9 +44,21 @@ enum Format {
 pub fn run(args: Args) -> anyhow::Result<usize> {
     let format = args.format;
     let with_metadata = args.with_metadata;
+    let ext = match format {
+        Format::Jsonl => "json",
+        Format::Text => "txt",
+        Format::Markdown => "md",
+        Format::Html => "html",
+    };
+    let out = pages::Format {
+        ext,
+        failure_lines: format == Format::Jsonl,
+        headers: format != Format::Jsonl,
+    };
     args.input.for_each_analysis(
         &args.pipeline,
         pagelevel::Spans::Skip,
+        out,
         |origin, a| {
             let body = match format {
                 Format::Jsonl => {
@@ -72,15 +87,14 @@ pub fn run(args: Args) -> anyhow::Result<usize> {
                     }
                 }
             };
-            let mut out = format!("==> {} <==\n{}", origin.name(), body);
-            if !out.ends_with('\n') {
+            let mut out = body;
+            if !out.is_empty() && !out.ends_with('\n') {
                 out.push('\n');
             }
             Ok(out.into_bytes())
         },
         |origin, e| {
             if format != Format::Jsonl {
-                eprintln!("pagelevel: {}: {}", origin.name(), message(origin, e));
                 return Vec::new();
             }
             let mut m = origin.fields();

@@ -8,6 +8,7 @@ mod eval;
 mod extract;
 mod features;
 mod label;
+mod pages;
 mod pipeline_args;
 mod segment;
 mod sitelevel;

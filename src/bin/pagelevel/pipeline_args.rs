@@ -2,8 +2,6 @@
 
 use std::path::{Path, PathBuf};
 
-use pagelevel::batch::{run_inputs, JobOptions, Progress};
-use pagelevel::input::jobs::check_stdin;
 pub use pagelevel::input::jobs::Origin;
 
 use pagelevel::config::{DEFAULT_MAX_INPUT_BYTES, DEFAULT_MAX_NODES, DEFAULT_TIMEOUT_MS};
@@ -18,20 +16,6 @@ use pagelevel::segment::structured::{
 use pagelevel::segment::{Penalty, SegmentOptions, Variant, Weight, DEFAULT_C, DEFAULT_MIN_AREA};
 use pagelevel::Limits;
 
-/// The pages a pipeline command reads.
-#[derive(clap::Args, Debug, Clone)]
-pub struct PageInputs {
-    /// HTML pages (.html or .html.gz) and WARC files (.warc, .warc.gz: their HTML responses);
-    /// `-` reads one page (HTML, gzipped or not) from standard input.
-    #[arg(required = true)]
-    pub pages: Vec<PathBuf>,
-    /// The pages' URL (for the intra-site link feature; WARC records use their target URI).
-    #[arg(long)]
-    pub url: Option<String>,
-    #[command(flatten)]
-    pub timeout: TimeoutArg,
-}
-
 /// `e` as one line (`{e:#}`), without a leading `path: ` that the caller prints already.
 pub fn without_path(path: &Path, e: &anyhow::Error) -> String {
     strip_path(&path.display().to_string(), &format!("{e:#}")).to_owned()
@@ -44,49 +28,6 @@ pub use pagelevel::error::strip_path;
 /// library's errors name their file; the output names the page once).
 pub fn message(origin: &Origin, e: &anyhow::Error) -> String {
     without_path(origin.path(), e)
-}
-
-impl PageInputs {
-    /// Runs the pipeline on every page (in parallel, output in input order) and writes what
-    /// `emit` makes of each analysis; a page that fails writes `failed(origin, error)` instead.
-    /// See [`pagelevel::batch::run_inputs`]. Returns the number of failed pages (and bad
-    /// WARC records and junk spans).
-    pub fn for_each_analysis(
-        &self,
-        pipeline: &PipelineArgs,
-        spans: pagelevel::Spans,
-        emit: impl Fn(&Origin, &pagelevel::pipeline::Analysis) -> anyhow::Result<Vec<u8>> + Sync,
-        failed: impl Fn(&Origin, &anyhow::Error) -> Vec<u8> + Sync,
-    ) -> anyhow::Result<usize> {
-        check_stdin(&self.pages)?;
-        let model = pipeline.model()?;
-        let options = Options {
-            parser: pipeline.limits.parser_for(spans),
-            ..pipeline.options()
-        };
-        let limits = self.timeout.with(pipeline.limits.limits());
-        let bar = crate::batch::progress(self.pages.len());
-        let progress = |p: Progress| {
-            if let Progress::WarcDone { path, skipped } = p {
-                if skipped > 0 {
-                    let path = path.display();
-                    eprintln!("{path}: {skipped} records skipped (not HTML responses)");
-                }
-            }
-            bar.inc(1);
-        };
-        let with = JobOptions {
-            model: &model,
-            options: &options,
-            limits,
-            spans,
-            url: self.url.as_deref(),
-        };
-        let mut out = std::io::BufWriter::new(std::io::stdout().lock());
-        let summary = run_inputs(&self.pages, &with, &mut out, emit, failed, &progress)?;
-        bar.finish_and_clear();
-        Ok(summary.failed)
-    }
 }
 
 /// The manifest a dataset command reads (`eval`, `label`, `bench`).

@@ -1,7 +1,8 @@
 //! `pagelevel segment`: one JSON object per page with its segments.
 
 use crate::extract::line;
-use crate::pipeline_args::{message, PageInputs, PipelineArgs};
+use crate::pages::{Format, PageInputs};
+use crate::pipeline_args::{message, PipelineArgs};
 
 /// Arguments of `pagelevel segment`.
 #[derive(clap::Args)]
@@ -18,6 +19,11 @@ pub fn run(args: Args) -> anyhow::Result<usize> {
         &args.pipeline,
         // The segments carry their byte spans.
         pagelevel::Spans::Keep,
+        Format {
+            ext: "json",
+            failure_lines: true,
+            headers: false,
+        },
         |origin, a| {
             let segments = a.segments_json();
             let mut m = origin.fields();
