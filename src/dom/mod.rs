@@ -29,10 +29,20 @@ use crate::{Limits, Result};
 #[cfg_attr(feature = "cli", derive(clap::ValueEnum))]
 pub enum Parser {
     /// html5ever through its `TreeSink` ([`sink`]): the reference.
+    #[cfg_attr(
+        feature = "cli",
+        value(help = "html5ever through its TreeSink: the reference")
+    )]
     Html5ever,
     /// The purpose-built tokenizer and tree builder ([`fast`]): html5ever's tree on every
     /// page of the shared data, several times faster; the default.
     #[default]
+    #[cfg_attr(
+        feature = "cli",
+        value(
+            help = "the purpose-built tokenizer and tree builder: html5ever's tree on every page of the shared data, several times faster; the default"
+        )
+    )]
     Fast,
 }
 

@@ -51,6 +51,10 @@ pub enum Variant {
     /// Classifier plus isotonic smoothing.
     Smooth,
     /// Classifier, then Viterbi decoding of the text blocks' labels ([`crate::segment::structured`]).
+    #[cfg_attr(
+        feature = "cli",
+        value(help = "Classifier, then Viterbi decoding of the text blocks' labels")
+    )]
     Viterbi,
     /// Classifier plus smoothing, then Viterbi decoding over the smoothed scores.
     SmoothViterbi,
@@ -58,6 +62,12 @@ pub enum Variant {
     /// blocks from the page's title down to its main node
     /// ([`crate::segment::structured::title_anchor`]) and the main node's code blocks
     /// ([`crate::segment::structured::keep_code`]); the default.
+    #[cfg_attr(
+        feature = "cli",
+        value(
+            help = "Classifier plus smoothing, then the tree filter over the content blocks, keeping the blocks from the page's title down to its main node and the main node's code blocks; the default"
+        )
+    )]
     TreeFilter,
     /// Classifier plus smoothing, Viterbi decoding, then the tree filter over the decoded
     /// content blocks.

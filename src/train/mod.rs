@@ -117,6 +117,8 @@ pub const MAX_PER_CLASS: usize = 25_000;
 pub const ALPHA: f64 = 1.0;
 /// Number of folds (by site) for cross-validation.
 pub const FOLDS: u64 = 5;
+// `--fold-by site`'s help says 5.
+const _: () = assert!(FOLDS == 5);
 
 /// How `train --cv` holds pages out.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -124,6 +126,10 @@ pub const FOLDS: u64 = 5;
 pub enum FoldBy {
     /// [`FOLDS`] folds by a hash of the site: no site is both trained on and scored.
     #[default]
+    #[cfg_attr(
+        feature = "cli",
+        value(help = "5 folds by a hash of the site: no site is both trained on and scored")
+    )]
     Site,
     /// Leave one set out: each set is scored by a model trained on all the other sets, which
     /// measures how the model carries over to pages collected and annotated another way.
@@ -195,6 +201,10 @@ pub enum Classifier {
     /// The paper's logistic regression per area bucket (the Basic baseline).
     Lr,
     /// Gradient-boosted trees over all buckets ([`crate::model::boost`]).
+    #[cfg_attr(
+        feature = "cli",
+        value(help = "Gradient-boosted trees over all buckets")
+    )]
     Boost,
 }
 
@@ -214,11 +224,21 @@ impl Classifier {
 #[cfg_attr(feature = "cli", derive(clap::ValueEnum))]
 pub enum FeatureSet {
     /// The paper's and boilerpipe's features (the first [`PAPER_COUNT`] columns).
+    #[cfg_attr(
+        feature = "cli",
+        value(help = "The paper's and boilerpipe's features (the first columns of the table)")
+    )]
     Paper,
     /// All features but the context columns: class names, landmarks, document position.
     All,
     /// All features plus the context columns (from [`features::f::PARAGRAPH_WORD_SHARE`] on:
     /// where a node sits among its siblings and relative to the page's main region).
+    #[cfg_attr(
+        feature = "cli",
+        value(
+            help = "All features plus the context columns: where a node sits among its siblings and relative to the page's main region"
+        )
+    )]
     Context,
 }
 

@@ -15,15 +15,16 @@ mod sitelevel;
 mod train;
 mod view;
 
-use clap::{Parser, Subcommand};
+use clap::{CommandFactory, FromArgMatches, Parser, Subcommand};
 
 /// Finds the template of web pages (navigation, headers, footers, ads, link lists), segments
 /// them and extracts their main content.
 #[derive(Parser)]
 #[command(name = "pagelevel", version, about, long_about = None, arg_required_else_help = true)]
 struct Cli {
-    /// Worker threads (0 = one per core). Output is identical for any count.
-    #[arg(short = 'j', long = "jobs", global = true, default_value_t = 0)]
+    /// Worker threads (0 = one per core). Output is identical for any count. Also taken after
+    /// the command, by every command but `view`.
+    #[arg(short = 'j', long = "jobs", default_value_t = 0)]
     jobs: usize,
     /// List the rules that run after the model, in order (each can be switched off with
     /// `--without-rule NAME`), and exit.
@@ -57,8 +58,47 @@ enum Command {
     View(view::Args),
 }
 
+/// `-j`, taken by every command that reads many inputs (not `view`, which takes one page).
+fn jobs_arg() -> clap::Arg {
+    clap::Arg::new("jobs")
+        .short('j')
+        .long("jobs")
+        .value_name("N")
+        .value_parser(clap::value_parser!(usize))
+        .help("Worker threads (0 = one per core). Output is identical for any count")
+}
+
+/// The command line: [`Cli`] with `-j` on each command but `view`.
+fn command() -> clap::Command {
+    let mut cmd = Cli::command();
+    let names: Vec<String> = cmd
+        .get_subcommands()
+        .map(|c| c.get_name().to_string())
+        .filter(|n| n != "view")
+        .collect();
+    for name in names {
+        cmd = cmd.mut_subcommand(name, |c| c.arg(jobs_arg()));
+    }
+    cmd
+}
+
 fn main() -> std::process::ExitCode {
-    let cli = Cli::parse();
+    let matches = command().get_matches();
+    let mut cli = match Cli::from_arg_matches(&matches) {
+        Ok(cli) => cli,
+        Err(e) => e.exit(),
+    };
+    // `-j` after the command wins over `-j` before it.
+    if let Some(&n) = matches
+        .subcommand()
+        .and_then(|(_, m)| m.get_one::<usize>("jobs"))
+    {
+        cli.jobs = n;
+    }
+    if matches!(cli.command, Some(Command::View(_))) && cli.jobs != 0 {
+        eprintln!("pagelevel: view reads one page: -j does not apply");
+        return std::process::ExitCode::from(2);
+    }
     let Some(command) = cli.command else {
         // clap asks for a command unless `--rules` is given.
         for r in pagelevel::rules::Rule::ALL {

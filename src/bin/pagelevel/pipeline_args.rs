@@ -24,6 +24,12 @@ pub fn without_path(path: &Path, e: &anyhow::Error) -> String {
 /// Re-exported for the commands that shape messages (`dedup`, `sitelevel`).
 pub use pagelevel::error::strip_path;
 
+/// The help heading of the per-page limits and the parser.
+pub const LIMITS: &str = "Limits and parser";
+
+/// The help heading of the model and decoding options (most shown with `--help` only).
+pub const MODEL: &str = "Model and decoding";
+
 /// `e` as one line, without the path of `origin` when the error already starts with it (the
 /// library's errors name their file; the output names the page once).
 pub fn message(origin: &Origin, e: &anyhow::Error) -> String {
@@ -56,13 +62,13 @@ pub struct LimitArgs {
     /// The HTML parser: fast (the purpose-built one) or html5ever (its reference; the same tree
     /// on every shared page, docs/parser.md). Default: fast, but html5ever for `segment` and
     /// `view`, which print source spans (the fast parser's spans differ on some pages).
-    #[arg(long, value_enum)]
+    #[arg(help_heading = LIMITS, hide_short_help = true, long, value_enum)]
     pub parser: Option<Parser>,
     /// Largest page accepted, in bytes after gzip decompression (default 64 MiB).
-    #[arg(long, value_name = "BYTES", default_value_t = DEFAULT_MAX_INPUT_BYTES)]
+    #[arg(help_heading = LIMITS, hide_short_help = true, long, value_name = "BYTES", default_value_t = DEFAULT_MAX_INPUT_BYTES)]
     pub max_input_bytes: u64,
     /// Most DOM nodes one page may have.
-    #[arg(long, value_name = "N", default_value_t = DEFAULT_MAX_NODES)]
+    #[arg(help_heading = LIMITS, hide_short_help = true, long, value_name = "N", default_value_t = DEFAULT_MAX_NODES)]
     pub max_nodes: usize,
 }
 
@@ -101,7 +107,7 @@ impl LimitArgs {
 pub struct TimeoutArg {
     /// Most milliseconds one page may take from reading to output (0 = no limit). A page over
     /// it is reported as failed; depends on the machine's speed, unlike the size limits.
-    #[arg(long, value_name = "MS", default_value_t = DEFAULT_TIMEOUT_MS)]
+    #[arg(help_heading = LIMITS, long, value_name = "MS", default_value_t = DEFAULT_TIMEOUT_MS)]
     pub timeout_ms: u64,
 }
 
@@ -112,53 +118,54 @@ impl TimeoutArg {
     }
 }
 
-/// Model and smoothing settings, and the per-page limits.
+/// Model and smoothing settings, and the per-page limits. All but `--variant` and
+/// `--keep-comments` are left out of the short help (`-h`).
 #[derive(clap::Args, Debug, Clone)]
 pub struct PipelineArgs {
     /// basic (classifier only), smooth (plus isotonic smoothing), viterbi / smooth-viterbi (then Viterbi over the text blocks' labels), tree-filter (smooth, then the tree filter anchored at the page title; the default), smooth-viterbi-tree (smooth, Viterbi, tree filter).
-    #[arg(long, value_enum, default_value_t = Variant::TreeFilter)]
+    #[arg(help_heading = MODEL, long, value_enum, default_value_t = Variant::TreeFilter)]
     pub variant: Variant,
     /// Penalty constant c of γᵢ = c·A/Aᵢ.
-    #[arg(long, default_value_t = DEFAULT_C)]
+    #[arg(help_heading = MODEL, hide_short_help = true, long, default_value_t = DEFAULT_C)]
     pub c: f64,
     /// Form of the segment penalty.
-    #[arg(long, value_enum, default_value_t = Penalty::AreaRatio)]
+    #[arg(help_heading = MODEL, hide_short_help = true, long, value_enum, default_value_t = Penalty::AreaRatio)]
     pub penalty: Penalty,
     /// What a node weighs in the smoothing cost.
-    #[arg(long, value_enum, default_value_t = Weight::Words)]
+    #[arg(help_heading = MODEL, hide_short_help = true, long, value_enum, default_value_t = Weight::Words)]
     pub weight: Weight,
     /// A node is template when its smoothed score is at least this.
-    #[arg(long, default_value_t = DEFAULT_THRESHOLD)]
+    #[arg(help_heading = MODEL, hide_short_help = true, long, default_value_t = DEFAULT_THRESHOLD)]
     pub threshold: f32,
     /// Pick the threshold per page with the model's learned threshold part (overrides
     /// --threshold; an error when the model has none).
-    #[arg(long)]
+    #[arg(help_heading = MODEL, hide_short_help = true, long)]
     pub threshold_model: bool,
     /// Nodes with a smaller estimated area (px²) are not scored.
-    #[arg(long, default_value_t = DEFAULT_MIN_AREA)]
+    #[arg(help_heading = MODEL, hide_short_help = true, long, default_value_t = DEFAULT_MIN_AREA)]
     pub min_area: f32,
     /// Viterbi variants: cost λ (nats) of a label change between consecutive text blocks.
-    #[arg(long, default_value_t = DEFAULT_SWITCH_PENALTY)]
+    #[arg(help_heading = MODEL, hide_short_help = true, long, default_value_t = DEFAULT_SWITCH_PENALTY)]
     pub switch_penalty: f64,
     /// Tree filter: share of content words the main node must hold (0.51–1).
-    #[arg(long, default_value_t = DEFAULT_TREE_SHARE)]
+    #[arg(help_heading = MODEL, hide_short_help = true, long, default_value_t = DEFAULT_TREE_SHARE)]
     pub tree_share: f32,
     /// Tree filter: content blocks of at least this many words are kept wherever they are.
-    #[arg(long, default_value_t = DEFAULT_TREE_KEEP_WORDS)]
+    #[arg(help_heading = MODEL, hide_short_help = true, long, default_value_t = DEFAULT_TREE_KEEP_WORDS)]
     pub tree_keep_words: u32,
     /// Keep second copies of repeated passages in the main text: the same as
     /// `--without-rule repeats`.
-    #[arg(long)]
+    #[arg(help_heading = MODEL, hide_short_help = true, long)]
     pub keep_repeats: bool,
     /// Keep comment threads under an article in the main text: the same as
     /// `--without-rule comments`.
-    #[arg(long)]
+    #[arg(help_heading = MODEL, long)]
     pub keep_comments: bool,
     /// Switch off a rule that runs after the model (repeatable; `pagelevel --rules` lists them).
-    #[arg(long, value_enum, value_name = "RULE")]
+    #[arg(help_heading = MODEL, hide_short_help = true, long, value_enum, value_name = "RULE")]
     pub without_rule: Vec<Rule>,
     /// A model JSON file instead of the embedded one.
-    #[arg(long)]
+    #[arg(help_heading = MODEL, hide_short_help = true, long)]
     pub model: Option<PathBuf>,
     #[command(flatten)]
     pub limits: LimitArgs,

@@ -12,7 +12,7 @@ use crate::pipeline_args::PipelineArgs;
 /// Arguments of `pagelevel view`.
 #[derive(clap::Args)]
 pub struct Args {
-    /// The HTML page (.html or .html.gz).
+    /// The HTML page (.html or .html.gz); not a WARC file (extract its records instead).
     page: PathBuf,
     /// Where to write the view (an inert HTML file: no script, no navigation, no loads).
     #[arg(short = 'o', long = "output")]
@@ -37,6 +37,7 @@ pub struct Args {
 }
 
 pub fn run(args: Args) -> anyhow::Result<usize> {
+    refuse_warc(&args.page)?;
     let model = args.pipeline.model()?;
     let opts = args.pipeline.options();
     let limits = args.timeout.with(args.pipeline.limits.limits());
@@ -79,4 +80,19 @@ pub fn run(args: Args) -> anyhow::Result<usize> {
         args.output.display()
     );
     Ok(0)
+}
+
+/// An error when `page` is a WARC file (by its name, or a regular file by its first bytes):
+/// `view` draws one page, and a crawl would be parsed as one huge page.
+fn refuse_warc(page: &std::path::Path) -> anyhow::Result<()> {
+    let name = page.to_string_lossy().to_ascii_lowercase();
+    let named = name.ends_with(".warc") || name.ends_with(".warc.gz");
+    let regular = std::fs::metadata(page).is_ok_and(|m| m.is_file());
+    if named || (regular && pagelevel::input::warc::is_warc(page)) {
+        anyhow::bail!(
+            "{}: a WARC file: `view` draws one HTML page (`extract` and `segment` read WARC records)",
+            page.display()
+        );
+    }
+    Ok(())
 }
