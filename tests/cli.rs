@@ -792,9 +792,10 @@ fn binary_input_and_unreadable_paths_fail_alone_with_one_path() {
     assert!(v[0]["error"].is_null() && !v[0]["text"].as_str().unwrap().is_empty());
     assert_eq!(v[1]["error"], "not HTML: a PDF document");
     assert_eq!(v[2]["error"], "not HTML: binary data");
+    // A folder is walked; one without pages is reported (it used to be read as a page).
     let folder_error = v[3]["error"].as_str().unwrap();
     assert!(
-        folder_error.starts_with("cannot read") && !folder_error.contains("a-folder"),
+        folder_error.starts_with("no pages in the folder") && !folder_error.contains("a-folder"),
         "{folder_error}"
     );
     assert!(v[4]["error"].is_null() && !v[4]["text"].as_str().unwrap().is_empty());

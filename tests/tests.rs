@@ -9,6 +9,7 @@ mod common;
 
 mod adversarial;
 mod architecture;
+mod batch;
 mod blocks;
 mod bypass;
 mod cli;
