@@ -468,10 +468,10 @@ impl<W: Write> Sink<W> {
             self.seen as f64 / secs
         ));
         if self.dir.is_some() {
-            return self.to_file(item);
+            return self.write_file(item);
         }
         if !self.format.headers {
-            return self.to_stdout(item, false);
+            return self.write_stdout(item, false);
         }
         match self.seen {
             1 => {
@@ -480,9 +480,9 @@ impl<W: Write> Sink<W> {
             }
             _ => {
                 if let Some(first) = self.pending.take() {
-                    self.to_stdout(first, true)?;
+                    self.write_stdout(first, true)?;
                 }
-                self.to_stdout(item, true)
+                self.write_stdout(item, true)
             }
         }
     }
@@ -493,7 +493,7 @@ impl<W: Write> Sink<W> {
             .suspend(|| eprintln!("pagelevel: {name}: {message}"));
     }
 
-    fn to_file(&mut self, item: Item) -> std::io::Result<()> {
+    fn write_file(&mut self, item: Item) -> std::io::Result<()> {
         let dir = self.dir.as_ref().expect("an output folder");
         let (file, outcome) = match (item.file, item.outcome) {
             (_, Outcome::Failed { kind, message, .. }) => {
@@ -526,7 +526,7 @@ impl<W: Write> Sink<W> {
         Ok(())
     }
 
-    fn to_stdout(&mut self, item: Item, header: bool) -> std::io::Result<()> {
+    fn write_stdout(&mut self, item: Item, header: bool) -> std::io::Result<()> {
         match item.outcome {
             Outcome::Done(bytes) => {
                 self.stats.done += 1;
@@ -557,7 +557,7 @@ impl<W: Write> Sink<W> {
 
     fn finish(&mut self) -> std::io::Result<()> {
         if let Some(only) = self.pending.take() {
-            self.to_stdout(only, false)?;
+            self.write_stdout(only, false)?;
         }
         self.stdout.flush()
     }
