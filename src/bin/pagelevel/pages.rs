@@ -585,3 +585,35 @@ fn bar(total: u64) -> ProgressBar {
     );
     bar
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn record_ids_become_plain_file_names() {
+        assert_eq!(
+            record_file_name("<urn:uuid:0f3a-11ee-b8c2>"),
+            "0f3a-11ee-b8c2"
+        );
+        assert_eq!(
+            record_file_name("<http://x.test/a?b=c>"),
+            "http___x.test_a_b_c"
+        );
+        assert_eq!(record_file_name("../../etc/passwd"), "_._.._etc_passwd");
+        assert_eq!(record_file_name("<>"), "record");
+        assert_eq!(record_file_name(&"é".repeat(400)).len(), 150);
+    }
+
+    #[test]
+    fn output_names_take_the_formats_extension() {
+        assert_eq!(
+            with_ext(Path::new("a/b.html.gz"), "txt"),
+            PathBuf::from("a/b.txt")
+        );
+        assert_eq!(with_ext(Path::new("b.XHTML"), "md"), PathBuf::from("b.md"));
+        assert_eq!(with_ext(Path::new("c.warc.gz"), ""), PathBuf::from("c"));
+        assert_eq!(safe_name(Path::new("/x/../y")), PathBuf::from("x/y"));
+        assert_eq!(safe_name(Path::new("..")), PathBuf::from("page"));
+    }
+}
