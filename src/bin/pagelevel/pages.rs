@@ -418,8 +418,9 @@ impl Stats {
             0.0
         };
         let mut s = format!(
-            "{} pages in {secs:.1} s ({rate:.1} pages/s): {} {}",
+            "{} {} in {secs:.1} s ({rate:.1} pages/s): {} {}",
             self.pages,
+            if self.pages == 1 { "page" } else { "pages" },
             self.done,
             if files { "written" } else { "done" }
         );
