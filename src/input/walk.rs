@@ -27,7 +27,8 @@ pub struct Input {
 impl Input {
     /// A file named by itself (or `-`), without a URL.
     pub fn file(path: &Path) -> Input {
-        let name = if crate::input::jobs::is_stdin(path) {
+        // `-` is standard input (`jobs` imports this file, so its `is_stdin` is not used here).
+        let name = if path.as_os_str() == "-" {
             PathBuf::from("stdin")
         } else {
             path.file_name()
