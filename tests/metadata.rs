@@ -277,7 +277,8 @@ fn cli_with_metadata_adds_fields_and_front_matter() {
     let without = run(&["extract"]);
     assert!(!without.contains("\"title\""), "{without}");
     let md = run(&["extract", "--with-metadata", "--format", "markdown"]);
-    let body = md.split_once('\n').unwrap().1;
+    // One page: no `==> NAME <==` line before the front matter.
+    let body = md.as_str();
     assert!(
         body.starts_with(
             "---\ntitle: \"Harbour wall rebuilt\"\nauthor: \"Ann Mason\"\nlanguage: \"en\"\n---\n\n## Harbour wall rebuilt\n"
