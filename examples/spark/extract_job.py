@@ -18,8 +18,41 @@ import os
 import sys
 import time
 from typing import Iterable, Iterator
+from urllib.parse import urlparse
 
 HERE = os.path.dirname(os.path.abspath(__file__))
+
+
+def output_exists(path: str, master: str | None) -> bool:
+    """Whether the output folder exists, when it can be told before Spark starts: a ``file:``
+    URI, or a plain path with a ``local[...]`` master (on a cluster a plain path may be on HDFS:
+    Spark's writer checks those when the job starts, before any record is read)."""
+    url = urlparse(path)
+    if url.scheme == "file":
+        return os.path.exists(url.path)
+    return url.scheme == "" and (master or "").startswith("local") and os.path.exists(path)
+
+
+def write_lines(spark, lines, path: str, overwrite: bool) -> bool:
+    """Writes an RDD of strings as text part files under ``path`` with Spark's writer,
+    ``mode("overwrite")`` replacing an existing folder; without ``overwrite``, False (nothing
+    written) when the folder exists."""
+    from pyspark.errors import AnalysisException
+
+    frame = spark.createDataFrame(lines.map(lambda line: (line,)), "value string")
+    try:
+        frame.write.mode("overwrite" if overwrite else "errorifexists").text(path)
+    except AnalysisException as e:
+        if overwrite or "already exists" not in str(e).lower():
+            raise
+        return False
+    return True
+
+
+def exists_error(prog: str, path: str) -> int:
+    """The one-line error for an existing output folder; the exit status 2, as argparse's."""
+    print(f"{prog}: error: {path} already exists (give --overwrite to replace it)", file=sys.stderr)
+    return 2
 
 
 def extract_partition(paths: Iterable[str]) -> Iterator[str]:
@@ -39,10 +72,13 @@ def extract_partition(paths: Iterable[str]) -> Iterator[str]:
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("output", help="output folder (JSON Lines part files); must not exist")
+    ap.add_argument("output", help="output folder (JSON Lines part files); must not exist unless --overwrite")
     ap.add_argument("warcs", nargs="+", help="WARC files (.warc or .warc.gz) readable by every executor")
+    ap.add_argument("--overwrite", action="store_true", help="replace the output folder if it exists")
     ap.add_argument("--master", default=None, help="Spark master when not given by spark-submit")
     args = ap.parse_args(argv)
+    if not args.overwrite and output_exists(args.output, args.master):
+        return exists_error(ap.prog, args.output)
 
     from pyspark.sql import SparkSession
 
@@ -55,7 +91,9 @@ def main(argv: list[str] | None = None) -> int:
     paths = [os.path.abspath(p) for p in args.warcs]
     start = time.perf_counter()
     lines = sc.parallelize(paths, len(paths)).mapPartitions(extract_partition)
-    lines.saveAsTextFile(args.output)
+    if not write_lines(spark, lines, args.output, args.overwrite):
+        spark.stop()
+        return exists_error(ap.prog, args.output)
     elapsed = time.perf_counter() - start
     records = sc.textFile(args.output).count()
     print(

@@ -26,13 +26,22 @@ if shutil.which("java") is None and not os.environ.get("JAVA_HOME"):
 import warc_reader  # noqa: E402
 
 
+def spark_job(script: str, *args: str, master: str | None = "local[2]") -> subprocess.CompletedProcess:
+    env = dict(os.environ, PYSPARK_PYTHON=sys.executable, PYSPARK_DRIVER_PYTHON=sys.executable)
+    if master is None:
+        # As spark-submit gives it: the job's --master is unset.
+        env["PYSPARK_SUBMIT_ARGS"] = "--master local[1] pyspark-shell"
+    flags = ["--master", master] if master else []
+    return subprocess.run(
+        [sys.executable, str(SPARK / script), *flags, *args],
+        env=env, capture_output=True, text=True, timeout=600,
+    )
+
+
 def run_job(script: str, *args: str) -> list[dict]:
     out = Path(args[0])
-    env = dict(os.environ, PYSPARK_PYTHON=sys.executable, PYSPARK_DRIVER_PYTHON=sys.executable)
-    subprocess.run(
-        [sys.executable, str(SPARK / script), "--master", "local[2]", *args],
-        check=True, env=env, capture_output=True, timeout=600,
-    )
+    done = spark_job(script, *args)
+    assert done.returncode == 0, done.stderr[-3000:]
     rows = []
     for part in sorted(out.glob("part-*")):
         rows += [json.loads(line) for line in part.read_text().splitlines() if line.strip()]
@@ -71,7 +80,12 @@ def test_the_reader_reads_back_what_was_written(warcs):
 
 def test_extract_job_matches_the_cli(warcs, cli, tmp_path):
     d, pages = warcs
-    rows = run_job("extract_job.py", str(tmp_path / "out"), str(d / "a.warc.gz"), str(d / "b.warc.gz"))
+    # A rerun into the same folder: --overwrite replaces what an earlier run left.
+    (tmp_path / "out").mkdir()
+    (tmp_path / "out" / "part-99999").write_text('{"url": "stale"}\n')
+    rows = run_job(
+        "extract_job.py", str(tmp_path / "out"), str(d / "a.warc.gz"), str(d / "b.warc.gz"), "--overwrite"
+    )
     assert sorted(r["url"] for r in rows) == sorted(pages)
     for r in rows:
         assert r["record_id"].startswith("<urn:uuid:")
@@ -98,3 +112,32 @@ def test_sitelevel_job_matches_the_cli(warcs, cli, tmp_path):
         if "shop.example.org" in u:
             assert by_url[u]["site"] == "example.org"
             assert "SiteLevel needs at least 5" in by_url[u]["skipped"]
+
+
+@pytest.mark.parametrize("script", ["extract_job.py", "sitelevel_job.py"])
+def test_an_existing_output_folder_is_refused_before_spark_starts(warcs, tmp_path, script):
+    d, _ = warcs
+    out = tmp_path / "out"
+    out.mkdir()
+    (out / "part-00000").write_text("earlier\n")
+    done = spark_job(script, str(out), str(d / "a.warc.gz"))
+    assert done.returncode == 2
+    assert done.stderr.splitlines() == [f"{script}: error: {out} already exists (give --overwrite to replace it)"]
+    assert (out / "part-00000").read_text() == "earlier\n"
+    # The same for a file: URI.
+    done = spark_job(script, out.as_uri(), str(d / "a.warc.gz"))
+    assert done.returncode == 2 and "already exists" in done.stderr
+
+
+def test_an_existing_output_folder_on_an_unknown_file_system_is_refused_by_the_writer(warcs, tmp_path):
+    # The master comes from spark-submit, so the plain path may be on HDFS: Spark starts, its
+    # writer refuses the folder before any record is read, and the error is still one line.
+    d, _ = warcs
+    out = tmp_path / "out"
+    out.mkdir()
+    (out / "part-00000").write_text("earlier\n")
+    done = spark_job("extract_job.py", str(out), str(d / "a.warc.gz"), master=None)
+    assert done.returncode == 2, done.stderr[-3000:]
+    assert f"extract_job.py: error: {out} already exists (give --overwrite to replace it)" in done.stderr.splitlines()
+    assert "Traceback" not in done.stderr and "\tat org.apache" not in done.stderr
+    assert (out / "part-00000").read_text() == "earlier\n"
