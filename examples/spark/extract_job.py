@@ -72,7 +72,7 @@ def extract_partition(paths: Iterable[str]) -> Iterator[str]:
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("output", help="output folder (JSON Lines part files); must not exist unless --overwrite")
+    ap.add_argument("output", help="output folder (JSON Lines part files), new unless --overwrite")
     ap.add_argument("warcs", nargs="+", help="WARC files (.warc or .warc.gz) readable by every executor")
     ap.add_argument("--overwrite", action="store_true", help="replace the output folder if it exists")
     ap.add_argument("--master", default=None, help="Spark master when not given by spark-submit")

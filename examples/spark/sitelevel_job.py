@@ -96,7 +96,7 @@ def label_site(
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("output", help="output folder (JSON Lines part files); must not exist unless --overwrite")
+    ap.add_argument("output", help="output folder (JSON Lines part files), new unless --overwrite")
     ap.add_argument("warcs", nargs="+", help="WARC files (.warc or .warc.gz) readable by every executor")
     ap.add_argument("--theta", type=float, default=0.1, help="SiteLevel θ (default 0.1)")
     ap.add_argument("--extract", action="store_true", help="write the text outside templates instead of labels")

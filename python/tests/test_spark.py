@@ -83,9 +83,8 @@ def test_extract_job_matches_the_cli(warcs, cli, tmp_path):
     # A rerun into the same folder: --overwrite replaces what an earlier run left.
     (tmp_path / "out").mkdir()
     (tmp_path / "out" / "part-99999").write_text('{"url": "stale"}\n')
-    rows = run_job(
-        "extract_job.py", str(tmp_path / "out"), str(d / "a.warc.gz"), str(d / "b.warc.gz"), "--overwrite"
-    )
+    warcs = (str(d / "a.warc.gz"), str(d / "b.warc.gz"))
+    rows = run_job("extract_job.py", str(tmp_path / "out"), *warcs, "--overwrite")
     assert sorted(r["url"] for r in rows) == sorted(pages)
     for r in rows:
         assert r["record_id"].startswith("<urn:uuid:")
@@ -114,6 +113,10 @@ def test_sitelevel_job_matches_the_cli(warcs, cli, tmp_path):
             assert "SiteLevel needs at least 5" in by_url[u]["skipped"]
 
 
+def refusal(script: str, out: Path) -> str:
+    return f"{script}: error: {out} already exists (give --overwrite to replace it)"
+
+
 @pytest.mark.parametrize("script", ["extract_job.py", "sitelevel_job.py"])
 def test_an_existing_output_folder_is_refused_before_spark_starts(warcs, tmp_path, script):
     d, _ = warcs
@@ -122,14 +125,14 @@ def test_an_existing_output_folder_is_refused_before_spark_starts(warcs, tmp_pat
     (out / "part-00000").write_text("earlier\n")
     done = spark_job(script, str(out), str(d / "a.warc.gz"))
     assert done.returncode == 2
-    assert done.stderr.splitlines() == [f"{script}: error: {out} already exists (give --overwrite to replace it)"]
+    assert done.stderr.splitlines() == [refusal(script, out)]
     assert (out / "part-00000").read_text() == "earlier\n"
     # The same for a file: URI.
     done = spark_job(script, out.as_uri(), str(d / "a.warc.gz"))
     assert done.returncode == 2 and "already exists" in done.stderr
 
 
-def test_an_existing_output_folder_on_an_unknown_file_system_is_refused_by_the_writer(warcs, tmp_path):
+def test_an_existing_output_folder_is_refused_by_the_writer_under_spark_submit(warcs, tmp_path):
     # The master comes from spark-submit, so the plain path may be on HDFS: Spark starts, its
     # writer refuses the folder before any record is read, and the error is still one line.
     d, _ = warcs
@@ -138,6 +141,6 @@ def test_an_existing_output_folder_on_an_unknown_file_system_is_refused_by_the_w
     (out / "part-00000").write_text("earlier\n")
     done = spark_job("extract_job.py", str(out), str(d / "a.warc.gz"), master=None)
     assert done.returncode == 2, done.stderr[-3000:]
-    assert f"extract_job.py: error: {out} already exists (give --overwrite to replace it)" in done.stderr.splitlines()
+    assert refusal("extract_job.py", out) in done.stderr.splitlines()
     assert "Traceback" not in done.stderr and "\tat org.apache" not in done.stderr
     assert (out / "part-00000").read_text() == "earlier\n"
