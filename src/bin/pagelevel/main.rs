@@ -91,7 +91,8 @@ fn main() -> std::process::ExitCode {
     // `-j` after the command wins over `-j` before it.
     if let Some(&n) = matches
         .subcommand()
-        .and_then(|(_, m)| m.get_one::<usize>("jobs"))
+        // `try_`: `view` has no `-j` (clap's `get_one` panics on an unknown id).
+        .and_then(|(_, m)| m.try_get_one::<usize>("jobs").ok().flatten())
     {
         cli.jobs = n;
     }
