@@ -30,6 +30,20 @@ pub enum Format {
     Html,
 }
 
+/// What [`render_with`] keeps besides the text. The default keeps neither links nor images.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct RenderOptions<'a> {
+    /// Links as `[text](url)` (Markdown) or `<a href>` (HTML), the URL absolute against
+    /// `base`; a link without an `http(s)`, `ftp` or `mailto` target after joining renders as its text.
+    pub links: bool,
+    /// Images as `![alt](src)` or `<img src alt>`: `src` from the best `srcset` candidate,
+    /// then the lazy-load attributes, then `src` (see [`image_source`]). An image is kept when
+    /// the nearest ancestor holding text holds kept text.
+    pub images: bool,
+    /// The page's URL, the base of relative links and image sources (none: they stay relative).
+    pub base: Option<&'a str>,
+}
+
 /// What an element is to the renderers.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Role {
@@ -50,15 +64,27 @@ enum Role {
     Code,
     Quote,
     Break,
+    /// `em`, `i` (`*x*`) and `strong`, `b` (`**x**`).
+    Emphasis {
+        strong: bool,
+    },
+    /// A link kept (`--links`): the frame's node holds the `href`.
+    Link,
     Inline,
 }
 
-fn role(dom: &Dom, i: usize) -> Role {
+/// The role of element `i`; `layout_cell` says that a row or cell belongs to a layout table
+/// (rendered as blocks, not as a Markdown table).
+fn role(dom: &Dom, i: usize, layout_cell: bool, links: bool) -> Role {
     let node = dom.node(i);
     if node.foreign {
         return Role::Inline;
     }
     match node.tag {
+        Tag::TABLE | Tag::TR | Tag::TD | Tag::TH if layout_cell => Role::Block,
+        Tag::EM | Tag::I => Role::Emphasis { strong: false },
+        Tag::STRONG | Tag::B => Role::Emphasis { strong: true },
+        Tag::A if links && dom.attr(i, "href").is_some() => Role::Link,
         Tag::H1 => Role::Heading(1),
         Tag::H2 => Role::Heading(2),
         Tag::H3 => Role::Heading(3),
@@ -84,6 +110,7 @@ fn role(dom: &Dom, i: usize) -> Role {
 
 /// An element on the open stack.
 struct Frame {
+    node: usize,
     end: usize,
     role: Role,
     opened: bool,
@@ -93,7 +120,17 @@ struct Frame {
     prefix_len: usize,
 }
 
-/// The kept text of `dom` as Markdown or HTML (see the [module docs](self)).
+/// The kept text of `dom` as Markdown or HTML (see the [module docs](self)), without links
+/// and images: [`render_with`] and the default [`RenderOptions`].
+///
+/// # Panics
+/// If `visible` or `keep` is shorter than the number of nodes.
+pub fn render(dom: &Dom, visible: &[bool], keep: &[bool], format: Format) -> String {
+    render_with(dom, visible, keep, format, &RenderOptions::default())
+}
+
+/// The kept text of `dom` as Markdown or HTML (see the [module docs](self)), with the links
+/// and images `opts` asks for.
 ///
 /// `visible` and `keep` are per node as for [`crate::output::text::render_text`]: an invisible
 /// node is skipped with its subtree; a text node is written when `keep` holds for it;
@@ -101,9 +138,26 @@ struct Frame {
 ///
 /// # Panics
 /// If `visible` or `keep` is shorter than the number of nodes.
-pub fn render(dom: &Dom, visible: &[bool], keep: &[bool], format: Format) -> String {
+///
+/// # Complexity
+/// O(n + text) time; O(n) bits for the layout-table and kept-image flags, O(depth) for the
+/// open-element stack.
+pub fn render_with(
+    dom: &Dom,
+    visible: &[bool],
+    keep: &[bool],
+    format: Format,
+    opts: &RenderOptions<'_>,
+) -> String {
     let n = dom.len();
     assert!(visible.len() >= n && keep.len() >= n, "render: short flags");
+    let layout = layout_tables(dom);
+    let base = opts.base.and_then(|b| url::Url::parse(b).ok());
+    let holds = if opts.images {
+        text_holders(dom, visible, keep)
+    } else {
+        Vec::new()
+    };
     let mut w = Writer {
         format,
         out: String::new(),
@@ -113,13 +167,14 @@ pub fn render(dom: &Dom, visible: &[bool], keep: &[bool], format: Format) -> Str
         pending_space: false,
         no_space: false,
         in_row: 0,
+        base,
     };
     let mut stack: Vec<Frame> = Vec::new();
     let mut i = 0;
     while i < n {
         while stack.last().is_some_and(|f| f.end <= i) {
             let f = stack.pop().expect("non-empty");
-            w.close(&f, &mut stack);
+            w.close(&f, &mut stack, dom);
         }
         let node = dom.node(i);
         let end = dom.subtree_end(i);
@@ -129,13 +184,29 @@ pub fn render(dom: &Dom, visible: &[bool], keep: &[bool], format: Format) -> Str
         }
         match node.kind {
             Kind::Element => {
-                let role = role(dom, i);
+                let in_layout = matches!(node.tag, Tag::TR | Tag::TD | Tag::TH)
+                    && stack
+                        .iter()
+                        .rev()
+                        .find(|f| dom.node(f.node).tag == Tag::TABLE)
+                        .is_some_and(|t| layout[t.node]);
+                let in_layout = in_layout || (node.tag == Tag::TABLE && layout[i]);
+                let role = role(dom, i, in_layout, opts.links);
                 if role == Role::Break {
                     if stack.iter().all(|f| f.opened) && !w.out.is_empty() {
                         w.hard_break();
                     }
+                } else if node.tag == Tag::IMG && opts.images {
+                    if let Some((src, alt)) = kept_image(dom, i, &holds, w.base.as_ref()) {
+                        w.open_all(&mut stack, dom);
+                        let pre = stack.iter().any(|f| f.role == Role::Pre);
+                        if !pre {
+                            w.image(&src, alt);
+                        }
+                    }
                 } else {
                     stack.push(Frame {
+                        node: i,
                         end,
                         role,
                         opened: false,
@@ -150,12 +221,7 @@ pub fn render(dom: &Dom, visible: &[bool], keep: &[bool], format: Format) -> Str
                 if !pre && text.chars().all(char::is_whitespace) {
                     w.pending_space |= !text.is_empty();
                 } else {
-                    let first_unopened = stack.iter().position(|f| !f.opened);
-                    if let Some(k) = first_unopened {
-                        for j in k..stack.len() {
-                            w.open(&mut stack, j);
-                        }
-                    }
+                    w.open_all(&mut stack, dom);
                     let code = stack.iter().any(|f| f.role == Role::Code);
                     w.text(text, pre, code);
                 }
@@ -166,13 +232,322 @@ pub fn render(dom: &Dom, visible: &[bool], keep: &[bool], format: Format) -> Str
         i += 1;
     }
     while let Some(f) = stack.pop() {
-        w.close(&f, &mut stack);
+        w.close(&f, &mut stack, dom);
     }
     w.out.truncate(w.out.trim_end().len());
     if format == Format::Html && !w.out.is_empty() {
         w.out.push('\n');
     }
     w.out
+}
+
+/// Per `table` element, whether it is a layout table, rendered as its content: one with
+/// `role="presentation"` or `"none"`, one holding another table, and, unless it has a `th`,
+/// `thead` or `caption`, one whose cells hold page structure (sections, forms, code blocks,
+/// quotes; paragraphs, lists and `div`s are common in data cells, and headings in a header
+/// row: they count in tables of at most two rows) or whose rows have one cell each. The
+/// rest are data tables.
+///
+/// # Complexity
+/// One forward pass, O(n) time, O(n) bits and O(depth) stack.
+fn layout_tables(dom: &Dom) -> Vec<bool> {
+    let n = dom.len();
+    let mut layout = vec![false; n];
+    // Open tables: (node, subtree end, has a header, cells hold blocks, rows, cells).
+    struct Open {
+        node: usize,
+        end: usize,
+        header: bool,
+        blocks: bool,
+        /// Cells hold headings (a data table's header row may be headings).
+        headings: bool,
+        rows: usize,
+        cells: usize,
+        /// The end of the cell being walked (0: none).
+        cell_end: usize,
+    }
+    let mut open: Vec<Open> = Vec::new();
+    let close = |t: Open, layout: &mut [bool]| {
+        layout[t.node] |=
+            !t.header && (t.blocks || t.cells <= t.rows || (t.headings && t.rows <= 2));
+    };
+    for i in 0..n {
+        while open.last().is_some_and(|t| t.end <= i) {
+            let t = open.pop().expect("non-empty");
+            close(t, &mut layout);
+        }
+        let node = dom.node(i);
+        if node.kind != Kind::Element || node.foreign {
+            continue;
+        }
+        let tag = node.tag;
+        if tag == Tag::TABLE {
+            if let Some(t) = open.last() {
+                layout[t.node] = true;
+            }
+            let role = dom.attr(i, "role").unwrap_or("").trim();
+            layout[i] = role.eq_ignore_ascii_case("presentation") || role.eq_ignore_ascii_case("none");
+            open.push(Open {
+                node: i,
+                end: dom.subtree_end(i),
+                header: false,
+                blocks: false,
+                headings: false,
+                rows: 0,
+                cells: 0,
+                cell_end: 0,
+            });
+            continue;
+        }
+        let Some(t) = open.last_mut() else { continue };
+        match tag {
+            Tag::TH | Tag::THEAD | Tag::CAPTION => {
+                t.header = true;
+                if tag == Tag::TH {
+                    t.cells += 1;
+                    t.cell_end = dom.subtree_end(i);
+                }
+            }
+            Tag::TR => t.rows += 1,
+            Tag::TD => {
+                t.cells += 1;
+                t.cell_end = dom.subtree_end(i);
+            }
+            Tag::H1 | Tag::H2 | Tag::H3 | Tag::H4 | Tag::H5 | Tag::H6 if i < t.cell_end => {
+                t.headings = true;
+            }
+            Tag::ARTICLE
+            | Tag::SECTION
+            | Tag::MAIN
+            | Tag::NAV
+            | Tag::HEADER
+            | Tag::FOOTER
+            | Tag::ASIDE
+            | Tag::FORM
+            | Tag::PRE
+            | Tag::BLOCKQUOTE
+                if i < t.cell_end =>
+            {
+                t.blocks = true;
+            }
+            _ => {}
+        }
+    }
+    while let Some(t) = open.pop() {
+        close(t, &mut layout);
+    }
+    layout
+}
+
+/// Per node, 0: its subtree holds no visible text; 1: only text that is not kept; 2: kept
+/// text. One backward pass (children come after their parent), O(n).
+fn text_holders(dom: &Dom, visible: &[bool], keep: &[bool]) -> Vec<u8> {
+    let n = dom.len();
+    let mut holds = vec![0u8; n];
+    for i in (0..n).rev() {
+        if !visible[i] {
+            holds[i] = 0;
+            continue;
+        }
+        if dom.node(i).kind == Kind::Text && !dom.text(i).trim().is_empty() {
+            holds[i] = if keep[i] { 2 } else { 1 };
+        }
+        if let Some(p) = dom.parent(i) {
+            holds[p] = holds[p].max(holds[i]);
+        }
+    }
+    holds
+}
+
+/// How far up [`kept_image`] looks for the text an image belongs to.
+const IMAGE_ANCESTORS: usize = 32;
+
+/// The source (absolute against `base`) and alt text of image `i` when it belongs to the kept
+/// content: the nearest ancestor whose subtree holds visible text holds kept text.
+fn kept_image<'d>(
+    dom: &'d Dom,
+    i: usize,
+    holds: &[u8],
+    base: Option<&url::Url>,
+) -> Option<(String, &'d str)> {
+    let mut a = dom.parent(i);
+    let mut steps = 0;
+    while let Some(p) = a {
+        if holds[p] > 0 || steps >= IMAGE_ANCESTORS {
+            break;
+        }
+        a = dom.parent(p);
+        steps += 1;
+    }
+    if a.is_none_or(|p| holds[p] < 2) {
+        return None;
+    }
+    let src = image_source(dom, i)?;
+    let src = absolute(src, base)?;
+    Some((src, dom.attr(i, "alt").unwrap_or("").trim()))
+}
+
+/// The source of image element `i`: the best candidate of `data-srcset`, then of `srcset`
+/// (the widest `w`, else the densest `x`; see [`best_candidate`]), then `data-lazy-src`,
+/// `data-src` and `src`; `data:` URLs (lazy-load placeholders) are skipped.
+pub fn image_source(dom: &Dom, i: usize) -> Option<&str> {
+    let usable = |s: &str| {
+        let s = s.trim();
+        !s.is_empty() && !s.get(..5).is_some_and(|h| h.eq_ignore_ascii_case("data:"))
+    };
+    for name in ["data-srcset", "srcset"] {
+        if let Some(c) = dom.attr(i, name).and_then(best_candidate) {
+            if usable(c) {
+                return Some(c);
+            }
+        }
+    }
+    ["data-lazy-src", "data-src", "src"]
+        .into_iter()
+        .filter_map(|name| dom.attr(i, name))
+        .find(|s| usable(s))
+        .map(str::trim)
+}
+
+/// The best candidate of a `srcset` value (HTML's "parse a srcset attribute"): the one with
+/// the largest width descriptor (`800w`), else the largest density (`2x`; a candidate without
+/// a descriptor is `1x`); the first on a tie. `None` when the value has no candidate. O(len).
+pub fn best_candidate(srcset: &str) -> Option<&str> {
+    let mut best: Option<(&str, bool, f64)> = None;
+    let mut rest = srcset;
+    loop {
+        rest = rest.trim_start_matches(|c: char| c.is_ascii_whitespace() || c == ',');
+        if rest.is_empty() {
+            break;
+        }
+        let url_end = rest.find(|c: char| c.is_ascii_whitespace()).unwrap_or(rest.len());
+        let mut url = &rest[..url_end];
+        rest = &rest[url_end..];
+        let mut descriptor = "";
+        if url.ends_with(',') {
+            url = url.trim_end_matches(',');
+        } else {
+            // Descriptors run to the next comma outside parentheses.
+            let mut depth = 0usize;
+            let mut stop = rest.len();
+            for (k, c) in rest.char_indices() {
+                match c {
+                    '(' => depth += 1,
+                    ')' => depth = depth.saturating_sub(1),
+                    ',' if depth == 0 => {
+                        stop = k;
+                        break;
+                    }
+                    _ => {}
+                }
+            }
+            descriptor = rest[..stop].trim();
+            rest = &rest[stop..];
+        }
+        if url.is_empty() {
+            continue;
+        }
+        let (width, value) = descriptor
+            .split_ascii_whitespace()
+            .find_map(|d| {
+                let (num, unit) = d.split_at(d.len().saturating_sub(1));
+                let v: f64 = num.parse().ok()?;
+                match unit {
+                    "w" | "W" => Some((true, v)),
+                    "x" | "X" => Some((false, v)),
+                    _ => None,
+                }
+            })
+            .unwrap_or((false, 1.0));
+        let better = match best {
+            None => true,
+            Some((_, bw, bv)) => (width && !bw) || (width == bw && value > bv),
+        };
+        if better {
+            best = Some((url, width, value));
+        }
+    }
+    best.map(|b| b.0)
+}
+
+/// `href` made absolute against `base`; `None` for a target that is not a web, FTP or mail
+/// address (`javascript:`, an empty or malformed one).
+fn absolute(href: &str, base: Option<&url::Url>) -> Option<String> {
+    let href = href.trim_matches(|c: char| c <= ' ');
+    if href.is_empty() {
+        return None;
+    }
+    let joined = match base {
+        Some(b) => b.join(href).ok(),
+        None => url::Url::parse(href).ok(),
+    };
+    match joined {
+        Some(u) if matches!(u.scheme(), "http" | "https" | "ftp" | "mailto") => {
+            Some(u.to_string())
+        }
+        Some(_) => None,
+        // No base: a relative reference stays as the page wrote it.
+        None if base.is_none() && !href.contains(':') && !href.contains(char::is_whitespace) => {
+            Some(href.to_string())
+        }
+        None => None,
+    }
+}
+
+/// The language of a code block from a `class` value: `language-x` or `lang-x` (the
+/// convention of HTML's `<code>` and of highlighters), sanitized to `[A-Za-z0-9_+#.-]`.
+fn code_language(class: &str) -> Option<&str> {
+    class.split_ascii_whitespace().find_map(|c| {
+        let lang = c
+            .strip_prefix("language-")
+            .or_else(|| c.strip_prefix("lang-"))?;
+        let ok = !lang.is_empty()
+            && lang.len() <= 32
+            && lang
+                .chars()
+                .all(|ch| ch.is_ascii_alphanumeric() || "_+#.-".contains(ch));
+        ok.then_some(lang)
+    })
+}
+
+/// Whether emphasis may open or close inside the frames `ancestors`: not in code, a heading
+/// (already bold) or other emphasis (`***` runs read badly).
+fn plain_inline(ancestors: &[Frame]) -> bool {
+    !ancestors.iter().any(|f| {
+        matches!(
+            f.role,
+            Role::Pre | Role::Code | Role::Heading(_) | Role::Emphasis { .. }
+        )
+    })
+}
+
+/// A URL as a Markdown link destination: spaces, parentheses and `<>` percent-encoded.
+fn push_md_url(out: &mut String, url: &str) {
+    for c in url.chars() {
+        match c {
+            ' ' => out.push_str("%20"),
+            '(' => out.push_str("%28"),
+            ')' => out.push_str("%29"),
+            '<' => out.push_str("%3C"),
+            '>' => out.push_str("%3E"),
+            c if c.is_control() => {}
+            c => out.push(c),
+        }
+    }
+}
+
+/// An attribute value in double quotes, escaped.
+fn push_attr(out: &mut String, value: &str) {
+    for c in value.chars() {
+        match c {
+            '&' => out.push_str("&amp;"),
+            '"' => out.push_str("&quot;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            c if c.is_control() => {}
+            c => out.push(c),
+        }
+    }
 }
 
 /// Longest Markdown line prefix (list indentation and `> ` quotes), in bytes: about 16 levels
@@ -193,6 +568,8 @@ struct Writer {
     no_space: bool,
     /// Markdown: table rows open; a row must stay on one line, so breaks become spaces.
     in_row: usize,
+    /// The base of links and image sources.
+    base: Option<url::Url>,
 }
 
 impl Writer {
@@ -306,8 +683,65 @@ impl Writer {
         }
     }
 
+    /// The absolute target of link `node` when it renders as a link: not inside code or
+    /// another link, with a web, FTP or mail target (else it renders as its text).
+    fn link_target(&self, ancestors: &[Frame], dom: &Dom, node: usize) -> Option<String> {
+        if ancestors
+            .iter()
+            .any(|a| matches!(a.role, Role::Pre | Role::Code | Role::Link))
+        {
+            return None;
+        }
+        absolute(dom.attr(node, "href")?, self.base.as_ref())
+    }
+
+    /// Opens every frame of `stack` not opened yet (before the first kept text or image
+    /// inside them).
+    fn open_all(&mut self, stack: &mut [Frame], dom: &Dom) {
+        if let Some(k) = stack.iter().position(|f| !f.opened) {
+            for j in k..stack.len() {
+                self.open(stack, j, dom);
+            }
+        }
+    }
+
+    /// Writes inline markup that needs a space before it when one is pending.
+    fn inline_open(&mut self, s: &str) {
+        let space = std::mem::take(&mut self.pending_space);
+        self.start();
+        if space && !self.out.ends_with([' ', '\n']) {
+            self.out.push(' ');
+        }
+        self.out.push_str(s);
+        self.no_space = true;
+    }
+
+    /// An image: `![alt](src)` or `<img src alt>`.
+    fn image(&mut self, src: &str, alt: &str) {
+        let alt: String = alt.split_whitespace().collect::<Vec<_>>().join(" ");
+        match self.format {
+            Format::Markdown => {
+                self.inline_open("![");
+                for c in alt.chars() {
+                    self.push_escaped(c, false);
+                }
+                self.out.push_str("](");
+                push_md_url(&mut self.out, src);
+                self.out.push(')');
+            }
+            Format::Html => {
+                self.inline_open("<img src=\"");
+                push_attr(&mut self.out, src);
+                self.out.push_str("\" alt=\"");
+                push_attr(&mut self.out, &alt);
+                self.out.push_str("\">");
+            }
+        }
+        self.no_space = false;
+    }
+
     /// Writes the opening markup of `stack[j]` (all frames below it are open).
-    fn open(&mut self, stack: &mut [Frame], j: usize) {
+    fn open(&mut self, stack: &mut [Frame], j: usize, dom: &Dom) {
         let role = stack[j].role;
         stack[j].opened = true;
         stack[j].prefix_len = self.prefix.len();
@@ -387,20 +821,46 @@ impl Writer {
             }
             Role::Pre => {
                 self.brk(2);
-                self.raw(if md { "```" } else { "<pre>" });
                 if md {
+                    // The language of `<pre class="language-x">`, of a `<code>` inside it or
+                    // of a highlighter's wrapper just above.
+                    let from = j.saturating_sub(2);
+                    let lang = stack[from..]
+                        .iter()
+                        .filter_map(|f| dom.attr(f.node, "class").and_then(code_language))
+                        .next_back()
+                        .unwrap_or("");
+                    self.raw("```");
+                    self.out.push_str(lang);
                     self.brk(1);
+                } else {
+                    self.raw("<pre>");
                 }
             }
             Role::Code => {
                 if !stack[..j].iter().any(|f| f.role == Role::Pre) {
-                    let space = std::mem::take(&mut self.pending_space);
-                    self.start();
-                    if space {
-                        self.out.push(' ');
+                    self.inline_open(if md { "`" } else { "<code>" });
+                }
+            }
+            Role::Emphasis { strong } => {
+                if plain_inline(&stack[..j]) {
+                    self.inline_open(match (md, strong) {
+                        (true, true) => "**",
+                        (true, false) => "*",
+                        (false, true) => "<strong>",
+                        (false, false) => "<em>",
+                    });
+                }
+            }
+            Role::Link => {
+                if let Some(url) = self.link_target(&stack[..j], dom, stack[j].node) {
+                    if md {
+                        self.inline_open("[");
+                    } else {
+                        self.inline_open("<a href=\"");
+                        push_attr(&mut self.out, &url);
+                        self.out.push_str("\">");
                     }
-                    self.out.push_str(if md { "`" } else { "<code>" });
-                    self.no_space = true;
                 }
             }
             Role::Quote => {
@@ -416,7 +876,7 @@ impl Writer {
     }
 
     /// Writes the closing markup of `f` (just popped; `stack` holds its ancestors).
-    fn close(&mut self, f: &Frame, stack: &mut [Frame]) {
+    fn close(&mut self, f: &Frame, stack: &mut [Frame], dom: &Dom) {
         if !f.opened {
             return;
         }
@@ -498,6 +958,27 @@ impl Writer {
             Role::Code => {
                 if !stack.iter().any(|a| a.role == Role::Pre) {
                     self.out.push_str(if md { "`" } else { "</code>" });
+                }
+            }
+            Role::Emphasis { strong } => {
+                if plain_inline(stack) {
+                    self.out.push_str(match (md, strong) {
+                        (true, true) => "**",
+                        (true, false) => "*",
+                        (false, true) => "</strong>",
+                        (false, false) => "</em>",
+                    });
+                }
+            }
+            Role::Link => {
+                if let Some(url) = self.link_target(stack, dom, f.node) {
+                    if md {
+                        self.out.push_str("](");
+                        push_md_url(&mut self.out, &url);
+                        self.out.push(')');
+                    } else {
+                        self.out.push_str("</a>");
+                    }
                 }
             }
             Role::Quote => {
