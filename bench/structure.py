@@ -17,9 +17,9 @@ The score, exactly
        such line or the end) is kind *code*, every line inside it. Outside code blocks, after
        stripping indentation and ``>`` quote markers: a line starting with 1–6 ``#`` and a space
        is a *heading*; a line starting with ``-``, ``*`` or ``+`` and a space, or digits then
-       ``.`` or ``)`` and a space, is a *list item* (with the lines indented under it, until a
-       blank line or another structural line); a line starting with ``|`` is a row of *table
-       cells*. Everything else (paragraphs) is not structure.
+       ``.`` or ``)`` and a space, is a *list item*, and so is every indented line after it
+       (its continuation lines and paragraphs, blank lines between them) up to the next line
+       that is not indented; a line starting with ``|`` is a row of *table cells*. Everything else (paragraphs) is not structure.
     2. Inline markup is removed before counting words: images ``![alt](src)`` count nothing,
        links ``[text](url)`` count their text, backslash escapes are their character.
     3. The words of a line are its lower-cased ``\\w+`` runs with ``_`` taken as a separator
@@ -87,7 +87,6 @@ def structure(md: str | None) -> Counter:
         indented = raw[:1] in (" ", "\t")
         line = QUOTE.sub("", raw).strip()
         if not line:
-            in_item = False
             continue
         if HEADING.match(line):
             kind, in_item = "heading", False

@@ -165,6 +165,8 @@ pub fn render_with(
         line_start: true,
         pending_break: 0,
         pending_space: false,
+        pending_hard: false,
+        after_marker: false,
         no_space: false,
         in_row: 0,
         base,
@@ -564,6 +566,12 @@ struct Writer {
     /// Line breaks owed before the next output: 1 = new line, 2 = blank line.
     pending_break: u8,
     pending_space: bool,
+    /// Markdown: a `<br>` owed: written as `\` if the line break after it stays a line break
+    /// (not at the end of a block, where a backslash would be literal).
+    pending_hard: bool,
+    /// Markdown: a list item's marker was just written; the item's first block goes on the
+    /// marker's line.
+    after_marker: bool,
     /// Right after opening markup (`<li>`, `- `, `# `): a pending space is dropped.
     no_space: bool,
     /// Markdown: table rows open; a row must stay on one line, so breaks become spaces.
@@ -591,9 +599,13 @@ impl Writer {
 
     /// Writes owed breaks and, at a line start, the Markdown prefix.
     fn start(&mut self) {
+        self.after_marker = false;
         if self.pending_break > 0 && !self.out.is_empty() {
             while self.out.ends_with([' ', '\t']) {
                 self.out.pop();
+            }
+            if std::mem::take(&mut self.pending_hard) && self.pending_break == 1 {
+                self.out.push('\\');
             }
             if !self.line_start {
                 self.out.push('\n');
@@ -626,7 +638,9 @@ impl Writer {
     fn hard_break(&mut self) {
         match self.format {
             Format::Markdown => {
-                self.raw("\\");
+                if self.in_row == 0 {
+                    self.pending_hard = true;
+                }
                 self.brk(1);
             }
             Format::Html => self.raw("<br>\n"),
@@ -759,7 +773,10 @@ impl Writer {
                 }
             }
             Role::Paragraph | Role::Block => {
-                self.brk(2);
+                // The first block of a list item goes on its marker's line.
+                if !(md && self.after_marker) {
+                    self.brk(2);
+                }
                 if role == Role::Paragraph && !md {
                     self.raw("<p>");
                 }
@@ -788,6 +805,7 @@ impl Writer {
                     };
                     self.raw(&marker);
                     self.push_prefix(&" ".repeat(marker.len()));
+                    self.after_marker = true;
                 } else {
                     self.raw("<li>");
                 }
