@@ -193,6 +193,11 @@ pub(crate) fn keep_attr(name: &str) -> bool {
             | "content"
             | "datetime"
             | "http-equiv"
+            // Images of `extract --images` (`crate::output::render::image_source`).
+            | "srcset"
+            | "data-src"
+            | "data-srcset"
+            | "data-lazy-src"
     ) || name.starts_with("aria-")
 }
 

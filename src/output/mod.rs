@@ -9,7 +9,7 @@ pub mod text;
 pub mod view;
 
 use crate::pipeline::Analysis;
-use render::{render, Format};
+use render::{render, render_with, Format, RenderOptions};
 use text::render_text;
 
 impl Analysis {
@@ -25,5 +25,22 @@ impl Analysis {
     /// HTML, see [`crate::output::render`](mod@crate::output::render).
     pub fn main_rendered(&self, format: Format) -> String {
         render(&self.page.dom, &self.features.visible, &self.keep, format)
+    }
+
+    /// [`Analysis::main_rendered`] with links and images as `links` and `images` say, their
+    /// URLs absolute against the page's URL ([`crate::Page::url`]).
+    pub fn main_rendered_with(&self, format: Format, links: bool, images: bool) -> String {
+        let opts = RenderOptions {
+            links,
+            images,
+            base: self.page.url.as_deref(),
+        };
+        render_with(
+            &self.page.dom,
+            &self.features.visible,
+            &self.keep,
+            format,
+            &opts,
+        )
     }
 }

@@ -599,6 +599,18 @@ impl Writer {
 
     /// Writes owed breaks and, at a line start, the Markdown prefix.
     fn start(&mut self) {
+        self.flush_breaks();
+        if self.line_start {
+            if self.format == Format::Markdown {
+                self.out.push_str(&self.prefix);
+            }
+            self.line_start = false;
+            self.pending_space = false;
+        }
+    }
+
+    /// Writes owed breaks (a blank line carries the current prefix, trimmed).
+    fn flush_breaks(&mut self) {
         self.after_marker = false;
         if self.pending_break > 0 && !self.out.is_empty() {
             while self.out.ends_with([' ', '\t']) {
@@ -620,13 +632,6 @@ impl Writer {
             self.pending_space = false;
         }
         self.pending_break = 0;
-        if self.line_start {
-            if self.format == Format::Markdown {
-                self.out.push_str(&self.prefix);
-            }
-            self.line_start = false;
-            self.pending_space = false;
-        }
     }
 
     fn raw(&mut self, s: &str) {
@@ -884,6 +889,8 @@ impl Writer {
             Role::Quote => {
                 self.brk(2);
                 if md {
+                    // The blank line before the quote is not part of it.
+                    self.flush_breaks();
                     self.push_prefix("> ");
                 } else {
                     self.raw("<blockquote>");

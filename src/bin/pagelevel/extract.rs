@@ -10,6 +10,9 @@
 //! `--with-metadata` adds the page's metadata (`pagelevel::metadata`): its fields in each JSON
 //! line (absent ones left out; a WARC record's `url` stays its target URI), a front-matter block and the title as first heading in
 //! Markdown and HTML; the text format is unchanged.
+//!
+//! `--links` and `--images` keep links and images in Markdown and HTML (not in the text or
+//! JSON formats).
 
 use pagelevel::metadata::front::with_front_matter;
 use pagelevel::output::render::Format as Render;
@@ -31,6 +34,13 @@ pub struct Args {
     /// front-matter block and the title as first heading in Markdown and HTML.
     #[arg(long)]
     with_metadata: bool,
+    /// Markdown and HTML: keep links, `[text](url)` with the URL absolute against the page's.
+    #[arg(long)]
+    links: bool,
+    /// Markdown and HTML: keep images, `![alt](src)` (srcset's best candidate, lazy-load
+    /// attributes).
+    #[arg(long)]
+    images: bool,
 }
 
 #[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
@@ -55,6 +65,7 @@ pub fn run(args: Args) -> anyhow::Result<usize> {
         failure_lines: format == Format::Jsonl,
         headers: format != Format::Jsonl,
     };
+    let (links, images) = (args.links, args.images);
     args.input.for_each_analysis(
         &args.pipeline,
         pagelevel::Spans::Skip,
@@ -79,7 +90,7 @@ pub fn run(args: Args) -> anyhow::Result<usize> {
                     } else {
                         Render::Html
                     };
-                    let body = a.main_rendered(render);
+                    let body = a.main_rendered_with(render, links, images);
                     if with_metadata {
                         with_front_matter(&a.metadata(), &body, render)
                     } else {
