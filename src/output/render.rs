@@ -243,12 +243,18 @@ pub fn render_with(
     w.out
 }
 
+/// A table cell with more text than this (bytes) holds a page's content, not a datum.
+const LAYOUT_CELL_TEXT: usize = 2000;
+/// A table cell with this many paragraphs, headings and lists holds a page's content.
+const LAYOUT_CELL_BLOCKS: usize = 4;
+
 /// Per `table` element, whether it is a layout table, rendered as its content: one with
 /// `role="presentation"` or `"none"`, one holding another table, and, unless it has a `th`,
 /// `thead` or `caption`, one whose cells hold page structure (sections, forms, code blocks,
-/// quotes; paragraphs, lists and `div`s are common in data cells, and headings in a header
-/// row: they count in tables of at most two rows) or whose rows have one cell each. The
-/// rest are data tables.
+/// quotes, [`LAYOUT_CELL_BLOCKS`] paragraphs, headings or lists, more than
+/// [`LAYOUT_CELL_TEXT`] bytes of text; a lone paragraph or list is common in a data cell, and
+/// headings in a header row: they count in tables of at most two rows) or whose rows have one
+/// cell each. The rest are data tables.
 ///
 /// # Complexity
 /// One forward pass, O(n) time, O(n) bits and O(depth) stack.
@@ -267,6 +273,9 @@ fn layout_tables(dom: &Dom) -> Vec<bool> {
         cells: usize,
         /// The end of the cell being walked (0: none).
         cell_end: usize,
+        /// The cell's text bytes and paragraph-like blocks so far.
+        cell_text: usize,
+        cell_blocks: usize,
     }
     let mut open: Vec<Open> = Vec::new();
     let close = |t: Open, layout: &mut [bool]| {
@@ -279,6 +288,13 @@ fn layout_tables(dom: &Dom) -> Vec<bool> {
             close(t, &mut layout);
         }
         let node = dom.node(i);
+        if node.kind == Kind::Text {
+            if let Some(t) = open.last_mut().filter(|t| i < t.cell_end) {
+                t.cell_text += dom.text(i).len();
+                t.blocks |= t.cell_text > LAYOUT_CELL_TEXT;
+            }
+            continue;
+        }
         if node.kind != Kind::Element || node.foreign {
             continue;
         }
@@ -298,6 +314,8 @@ fn layout_tables(dom: &Dom) -> Vec<bool> {
                 rows: 0,
                 cells: 0,
                 cell_end: 0,
+                cell_text: 0,
+                cell_blocks: 0,
             });
             continue;
         }
@@ -308,15 +326,35 @@ fn layout_tables(dom: &Dom) -> Vec<bool> {
                 if tag == Tag::TH {
                     t.cells += 1;
                     t.cell_end = dom.subtree_end(i);
+                    t.cell_text = 0;
+                    t.cell_blocks = 0;
                 }
             }
             Tag::TR => t.rows += 1,
             Tag::TD => {
                 t.cells += 1;
                 t.cell_end = dom.subtree_end(i);
+                t.cell_text = 0;
+                t.cell_blocks = 0;
             }
-            Tag::H1 | Tag::H2 | Tag::H3 | Tag::H4 | Tag::H5 | Tag::H6 if i < t.cell_end => {
-                t.headings = true;
+            Tag::H1
+            | Tag::H2
+            | Tag::H3
+            | Tag::H4
+            | Tag::H5
+            | Tag::H6
+            | Tag::P
+            | Tag::UL
+            | Tag::OL
+            | Tag::DL
+                if i < t.cell_end =>
+            {
+                t.headings |= matches!(
+                    tag,
+                    Tag::H1 | Tag::H2 | Tag::H3 | Tag::H4 | Tag::H5 | Tag::H6
+                );
+                t.cell_blocks += 1;
+                t.blocks |= t.cell_blocks >= LAYOUT_CELL_BLOCKS;
             }
             Tag::ARTICLE
             | Tag::SECTION
@@ -574,7 +612,8 @@ struct Writer {
     after_marker: bool,
     /// Right after opening markup (`<li>`, `- `, `# `): a pending space is dropped.
     no_space: bool,
-    /// Markdown: table rows open; a row must stay on one line, so breaks become spaces.
+    /// Markdown: table rows and headings open; they must stay on one line, so breaks become
+    /// spaces.
     in_row: usize,
     /// The base of links and image sources.
     base: Option<url::Url>,
@@ -773,6 +812,8 @@ impl Writer {
                     self.raw(&"#".repeat(level as usize));
                     self.out.push(' ');
                     self.no_space = true;
+                    // A heading is one line: breaks inside it become spaces.
+                    self.in_row += 1;
                 } else {
                     self.raw(&format!("<h{level}>"));
                 }
@@ -908,7 +949,9 @@ impl Writer {
         let md = self.format == Format::Markdown;
         match f.role {
             Role::Heading(level) => {
-                if !md {
+                if md {
+                    self.in_row = self.in_row.saturating_sub(1);
+                } else {
                     self.out.push_str(&format!("</h{level}>"));
                 }
                 self.brk(2);
