@@ -253,8 +253,8 @@ const LAYOUT_CELL_BLOCKS: usize = 4;
 /// `thead` or `caption`, one whose cells hold page structure (sections, forms, code blocks,
 /// quotes, [`LAYOUT_CELL_BLOCKS`] paragraphs, headings or lists, more than
 /// [`LAYOUT_CELL_TEXT`] bytes of text; a lone paragraph or list is common in a data cell, and
-/// headings in a header row: they count in tables of at most two rows) or whose rows have one
-/// cell each. The rest are data tables.
+/// headings in a header row: they count in tables of at most two rows), with one row, or
+/// whose rows have one cell each. The rest are data tables.
 ///
 /// # Complexity
 /// One forward pass, O(n) time, O(n) bits and O(depth) stack.
@@ -280,7 +280,11 @@ fn layout_tables(dom: &Dom) -> Vec<bool> {
     let mut open: Vec<Open> = Vec::new();
     let close = |t: Open, layout: &mut [bool]| {
         layout[t.node] |=
-            !t.header && (t.blocks || t.cells <= t.rows || (t.headings && t.rows <= 2));
+            !t.header
+                && (t.blocks
+                    || t.rows <= 1
+                    || t.cells <= t.rows
+                    || (t.headings && t.rows <= 2));
     };
     for i in 0..n {
         while open.last().is_some_and(|t| t.end <= i) {

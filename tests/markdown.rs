@@ -1,0 +1,225 @@
+//! Markdown and HTML that keep structure (`src/output/render.rs`): each construct on a page
+//! written here, links and images with `--links`/`--images`, and wcxb-dev 0497, the page laid
+//! out in tables, on the real data.
+
+use crate::common;
+
+use pagelevel::dom::{parse, visibility};
+use pagelevel::output::render::{best_candidate, render_with, Format, RenderOptions};
+use pagelevel::Limits;
+
+/// `html` rendered with every visible node kept.
+fn md_with(html: &str, format: Format, opts: &RenderOptions<'_>) -> String {
+    let dom = parse(html, &Limits::default()).unwrap();
+    let vis = visibility(&dom);
+    render_with(&dom, &vis, &vec![true; dom.len()], format, opts)
+}
+
+fn md(html: &str) -> String {
+    md_with(html, Format::Markdown, &RenderOptions::default())
+}
+
+#[test]
+fn headings_keep_their_levels_and_stay_on_one_line() {
+    assert_eq!(
+        md("<h1>Top</h1><h3><div>Third</div> <span>level</span></h3><p>Body</p>"),
+        "# Top\n\n### Third level\n\nBody"
+    );
+}
+
+#[test]
+fn a_data_table_is_a_pipe_table() {
+    let html = "<table><tr><th>Name</th><th>Size</th></tr>\
+        <tr><td><p>alpha</p></td><td>1</td></tr><tr><td>beta</td><td>2</td></tr></table>";
+    assert_eq!(
+        md(html),
+        "| Name | Size |\n| --- | --- |\n| alpha | 1 |\n| beta | 2 |"
+    );
+    let html = "<table><tr><th>a</th><th>b</th></tr><tr><td>1</td><td>2</td></tr></table>";
+    let h = md_with(html, Format::Html, &RenderOptions::default());
+    assert!(h.contains("<table>") && h.contains("<th>a</th>"), "{h}");
+}
+
+#[test]
+fn layout_tables_render_as_their_content() {
+    // A page laid out in a table: nested tables, the article in one cell.
+    let html = "<table><tr><td><table><tr><td>Menu</td><td>Links</td></tr></table></td></tr>\
+        <tr><td><h1>Story</h1><p>First paragraph.</p><p>Second paragraph.</p></td></tr></table>";
+    let out = md(html);
+    assert!(!out.contains('|'), "{out}");
+    assert!(
+        out.contains("# Story\n\nFirst paragraph.\n\nSecond paragraph."),
+        "{out}"
+    );
+    // role=presentation, and one cell a row.
+    let out = md("<table role=presentation><tr><td>a</td><td>b</td></tr></table>");
+    assert_eq!(out, "a\n\nb");
+    assert_eq!(md("<table><tr><td>x</td></tr><tr><td>y</td></tr></table>"), "x\n\ny");
+    // A cell holding a page's content, without nested tables.
+    let cell: String = (0..5).map(|k| format!("<p>Paragraph {k}.</p>")).collect();
+    let out = md(&format!(
+        "<table><tr><td>side</td><td>{cell}</td></tr><tr><td>a</td><td>b</td></tr></table>"
+    ));
+    assert!(!out.contains('|'), "{out}");
+}
+
+#[test]
+fn nested_lists_are_indented_by_their_markers() {
+    let html = "<ul><li><p>One</p><ul><li>one-a</li><li>one-b</li></ul></li>\
+        <li>Two<ol><li>first</li><li>second</li></ol></li></ul>";
+    assert_eq!(
+        md(html),
+        "- One\n\n  - one-a\n  - one-b\n- Two\n  1. first\n  2. second"
+    );
+}
+
+#[test]
+fn code_blocks_carry_their_language() {
+    assert_eq!(
+        md("<pre><code class=\"language-rust\">fn main() {\n    x();\n}</code></pre>"),
+        "```rust\nfn main() {\n    x();\n}\n```"
+    );
+    assert_eq!(
+        md("<pre class=\"lang-py prettyprint\">print(1)</pre>"),
+        "```py\nprint(1)\n```"
+    );
+    assert_eq!(md("<pre>plain</pre>"), "```\nplain\n```");
+    // No fence-breaking language from a hostile class.
+    assert_eq!(
+        md("<pre class=\"language-a`b\">z</pre>"),
+        "```\nz\n```"
+    );
+}
+
+#[test]
+fn quotes_emphasis_and_line_breaks() {
+    assert_eq!(
+        md("<blockquote><p>Said <em>this</em> and <b>that</b></p></blockquote>"),
+        "> Said *this* and **that**"
+    );
+    assert_eq!(md("<p>one<br>two<br></p><p>three</p>"), "one\\\ntwo\n\nthree");
+    let h = md_with(
+        "<p>a <strong>b</strong> <i>c</i></p>",
+        Format::Html,
+        &RenderOptions::default(),
+    );
+    assert_eq!(h, "<p>a <strong>b</strong> <em>c</em></p>\n");
+}
+
+#[test]
+fn links_are_absolute_against_the_page_url() {
+    let opts = RenderOptions {
+        links: true,
+        images: false,
+        base: Some("https://example.org/blog/post.html"),
+    };
+    let html = "<p>See <a href=\"../docs/a b.html\">the <em>docs</em></a>, \
+        <a href=\"//cdn.example.net/x\">cdn</a>, <a href=\"javascript:go()\">no link</a> \
+        and <a href=\"#top\">top</a>.</p>";
+    assert_eq!(
+        md_with(html, Format::Markdown, &opts),
+        "See [the *docs*](https://example.org/docs/a%20b.html), \
+         [cdn](https://cdn.example.net/x), no link and \
+         [top](https://example.org/blog/post.html#top)."
+    );
+    let h = md_with("<p><a href=\"/q?a=1&amp;b=2\">q</a></p>", Format::Html, &opts);
+    assert_eq!(
+        h,
+        "<p><a href=\"https://example.org/q?a=1&amp;b=2\">q</a></p>\n"
+    );
+    // Without --links a link is its text.
+    assert_eq!(md(html), "See the *docs*, cdn, no link and top.");
+}
+
+#[test]
+fn srcset_gives_its_best_candidate() {
+    assert_eq!(
+        best_candidate("small.jpg 480w, big.jpg 1080w, mid.jpg 800w"),
+        Some("big.jpg")
+    );
+    assert_eq!(best_candidate("a.png, b.png 2x, c.png 1.5x"), Some("b.png"));
+    // Commas inside a URL, and a width beating any density.
+    assert_eq!(
+        best_candidate("https://i.example/w_100,h_50/x.jpg 100w, y.jpg 3x"),
+        Some("https://i.example/w_100,h_50/x.jpg")
+    );
+    assert_eq!(best_candidate("  , "), None);
+}
+
+#[test]
+fn images_take_srcset_and_lazy_sources() {
+    let opts = RenderOptions {
+        links: true,
+        images: true,
+        base: Some("https://example.org/a/"),
+    };
+    let html = "<article><p>Intro text of the story.</p>\
+        <figure><img src=\"data:image/gif;base64,R0\" data-src=\"/img/lazy.jpg\" alt=\"Lazy\">\
+        <figcaption>A caption</figcaption></figure>\
+        <p>Inline <img srcset=\"s.jpg 1x, l.jpg 2x\" src=\"s.jpg\" alt=\"[x]\"> picture \
+        <a href=\"/full\"><img data-lazy-src=\"t.jpg\" alt=\"\"></a>.</p></article>";
+    assert_eq!(
+        md_with(html, Format::Markdown, &opts),
+        "Intro text of the story.\n\n![Lazy](https://example.org/img/lazy.jpg)\n\nA caption\n\n\
+         Inline ![\\[x\\]](https://example.org/a/l.jpg) picture \
+         [![](https://example.org/a/t.jpg)](https://example.org/full)."
+    );
+    let h = md_with(html, Format::Html, &opts);
+    assert!(
+        h.contains("<img src=\"https://example.org/a/l.jpg\" alt=\"[x]\">"),
+        "{h}"
+    );
+    // Without --images, none.
+    assert!(!md(html).contains("!["));
+    // An image whose nearest text is not kept is not kept.
+    let dom = parse(
+        "<div><p>kept words</p></div><div><img src=a.jpg><p>dropped words</p></div>",
+        &Limits::default(),
+    )
+    .unwrap();
+    let vis = visibility(&dom);
+    let keep: Vec<bool> = (0..dom.len()).map(|i| dom.text(i) != "dropped words").collect();
+    let out = render_with(&dom, &vis, &keep, Format::Markdown, &opts);
+    assert_eq!(out, "kept words");
+}
+
+#[test]
+fn the_text_format_has_no_links_or_images() {
+    let dir = std::env::temp_dir().join(format!("pagelevel-markdown-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let page = dir.join("p.html");
+    let body: String = (0..6)
+        .map(|k| format!("<p>Paragraph {k} of the article, with <a href=\"/l{k}\">a link</a> and words enough to be content.</p>"))
+        .collect();
+    std::fs::write(&page, format!("<html><body><article><h1>Head</h1>{body}<img src=/i.png alt=pic></article></body></html>")).unwrap();
+    let run = |args: &[&str]| {
+        let out = std::process::Command::new(env!("CARGO_BIN_EXE_pagelevel"))
+            .arg("extract")
+            .args(args)
+            .arg(&page)
+            .output()
+            .unwrap();
+        assert!(out.status.success());
+        String::from_utf8(out.stdout).unwrap()
+    };
+    let text = run(&["--format", "text", "--links", "--images", "--url", "https://e.org/"]);
+    assert_eq!(text, run(&["--format", "text"]));
+    assert!(!text.contains("](") && !text.contains("https://e.org"));
+    let md = run(&["--format", "markdown", "--links", "--images", "--url", "https://e.org/"]);
+    assert!(md.contains("[a link](https://e.org/l0)"), "{md}");
+}
+
+/// wcxb-dev 0497, laid out in nested tables, is no Markdown table holding the article.
+#[test]
+fn wcxb_0497_is_not_one_table_cell() {
+    let Some(data) = common::data_or_skip("wcxb_0497_is_not_one_table_cell") else {
+        return;
+    };
+    let bytes = common::gunzip(&data.join("wcxb-dev/html/0497.html.gz"));
+    let page = pagelevel::Page::from_bytes(&bytes, &pagelevel::PageOptions::default()).unwrap();
+    let a = pagelevel::analyze(page, pagelevel::Model::embedded(), &pagelevel::Options::default());
+    let out = a.main_rendered(Format::Markdown);
+    assert!(!out.lines().any(|l| l.starts_with('|')), "{out}");
+    assert!(out.starts_with("# Survival Guide to SysV Init"), "{out}");
+    assert!(out.contains("\n## Overview\n"), "{out}");
+}
