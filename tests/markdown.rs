@@ -54,7 +54,10 @@ fn layout_tables_render_as_their_content() {
     // role=presentation, and one cell a row.
     let out = md("<table role=presentation><tr><td>a</td><td>b</td></tr></table>");
     assert_eq!(out, "a\n\nb");
-    assert_eq!(md("<table><tr><td>x</td></tr><tr><td>y</td></tr></table>"), "x\n\ny");
+    assert_eq!(
+        md("<table><tr><td>x</td></tr><tr><td>y</td></tr></table>"),
+        "x\n\ny"
+    );
     // A cell holding a page's content, without nested tables.
     let cell: String = (0..5).map(|k| format!("<p>Paragraph {k}.</p>")).collect();
     let out = md(&format!(
@@ -85,10 +88,7 @@ fn code_blocks_carry_their_language() {
     );
     assert_eq!(md("<pre>plain</pre>"), "```\nplain\n```");
     // No fence-breaking language from a hostile class.
-    assert_eq!(
-        md("<pre class=\"language-a`b\">z</pre>"),
-        "```\nz\n```"
-    );
+    assert_eq!(md("<pre class=\"language-a`b\">z</pre>"), "```\nz\n```");
 }
 
 #[test]
@@ -97,7 +97,10 @@ fn quotes_emphasis_and_line_breaks() {
         md("<blockquote><p>Said <em>this</em> and <b>that</b></p></blockquote>"),
         "> Said *this* and **that**"
     );
-    assert_eq!(md("<p>one<br>two<br></p><p>three</p>"), "one\\\ntwo\n\nthree");
+    assert_eq!(
+        md("<p>one<br>two<br></p><p>three</p>"),
+        "one\\\ntwo\n\nthree"
+    );
     let h = md_with(
         "<p>a <strong>b</strong> <i>c</i></p>",
         Format::Html,
@@ -122,7 +125,11 @@ fn links_are_absolute_against_the_page_url() {
          [cdn](https://cdn.example.net/x), no link and \
          [top](https://example.org/blog/post.html#top)."
     );
-    let h = md_with("<p><a href=\"/q?a=1&amp;b=2\">q</a></p>", Format::Html, &opts);
+    let h = md_with(
+        "<p><a href=\"/q?a=1&amp;b=2\">q</a></p>",
+        Format::Html,
+        &opts,
+    );
     assert_eq!(
         h,
         "<p><a href=\"https://example.org/q?a=1&amp;b=2\">q</a></p>\n"
@@ -178,7 +185,9 @@ fn images_take_srcset_and_lazy_sources() {
     )
     .unwrap();
     let vis = visibility(&dom);
-    let keep: Vec<bool> = (0..dom.len()).map(|i| dom.text(i) != "dropped words").collect();
+    let keep: Vec<bool> = (0..dom.len())
+        .map(|i| dom.text(i) != "dropped words")
+        .collect();
     let out = render_with(&dom, &vis, &keep, Format::Markdown, &opts);
     assert_eq!(out, "kept words");
 }
@@ -202,10 +211,24 @@ fn the_text_format_has_no_links_or_images() {
         assert!(out.status.success());
         String::from_utf8(out.stdout).unwrap()
     };
-    let text = run(&["--format", "text", "--links", "--images", "--url", "https://e.org/"]);
+    let text = run(&[
+        "--format",
+        "text",
+        "--links",
+        "--images",
+        "--url",
+        "https://e.org/",
+    ]);
     assert_eq!(text, run(&["--format", "text"]));
     assert!(!text.contains("](") && !text.contains("https://e.org"));
-    let md = run(&["--format", "markdown", "--links", "--images", "--url", "https://e.org/"]);
+    let md = run(&[
+        "--format",
+        "markdown",
+        "--links",
+        "--images",
+        "--url",
+        "https://e.org/",
+    ]);
     assert!(md.contains("[a link](https://e.org/l0)"), "{md}");
 }
 
@@ -217,7 +240,11 @@ fn wcxb_0497_is_not_one_table_cell() {
     };
     let bytes = common::gunzip(&data.join("wcxb-dev/html/0497.html.gz"));
     let page = pagelevel::Page::from_bytes(&bytes, &pagelevel::PageOptions::default()).unwrap();
-    let a = pagelevel::analyze(page, pagelevel::Model::embedded(), &pagelevel::Options::default());
+    let a = pagelevel::analyze(
+        page,
+        pagelevel::Model::embedded(),
+        &pagelevel::Options::default(),
+    );
     let out = a.main_rendered(Format::Markdown);
     assert!(!out.lines().any(|l| l.starts_with('|')), "{out}");
     assert!(out.starts_with("# Survival Guide to SysV Init"), "{out}");

@@ -895,7 +895,7 @@ fn markdown_table_cells_stay_on_one_line() {
     .unwrap();
     let md = render("markdown", &page);
     let want = "| Change | Notes |\n| --- | --- |\n\
-                | Faster parser Second paragraph in the cell | It is twice as fast \\| now |\n";
+                | Faster parser Second paragraph in the cell | It is **twice** as fast \\| now |\n";
     assert!(md.contains(want), "{md}");
 }
 

@@ -4,8 +4,11 @@
 //! Both formats come from one forward pass over the DOM arena (no recursion, so any depth is
 //! fine). Elements are opened lazily: an element's markup is written only when the first kept
 //! text inside it is, so a list or table whose text is all template leaves nothing behind.
-//! Consequences: links render as their text, images and empty elements vanish, and an empty
-//! table cell before a row's first non-empty cell is dropped (the row then has fewer columns).
+//! Consequences: empty elements vanish, and an empty table cell before a row's first non-empty
+//! cell is dropped (the row then has fewer columns). Links render as their text and images
+//! vanish unless [`RenderOptions`] keeps them. Layout tables (see [`layout_tables`]) render as
+//! their content; emphasis as `*em*` and `**strong**`; a `<pre>`'s language (`language-x`,
+//! `lang-x`) follows its opening fence.
 //!
 //! Markdown: `#`… headings, `-` and `1.` list items indented by their marker's width per
 //! level, pipe tables (the first row is the header row), fenced code blocks for `<pre>`
@@ -15,7 +18,8 @@
 //! backslash-escaped, so the text reads back as it was.
 //!
 //! HTML: only `h1`–`h6`, `p`, `ul`, `ol`, `li`, `table`, `tr`, `th`, `td`, `pre`, `code`,
-//! `blockquote` and `br`, without attributes; text escaped (`&`, `<`, `>`).
+//! `blockquote`, `em`, `strong` and `br`, without attributes, and with the options `a href` and
+//! `img src alt`; text escaped (`&`, `<`, `>`), attribute values also `"`.
 //!
 //! Complexity: O(n + text) time, O(depth) extra space for the open-element stack.
 
@@ -279,12 +283,8 @@ fn layout_tables(dom: &Dom) -> Vec<bool> {
     }
     let mut open: Vec<Open> = Vec::new();
     let close = |t: Open, layout: &mut [bool]| {
-        layout[t.node] |=
-            !t.header
-                && (t.blocks
-                    || t.rows <= 1
-                    || t.cells <= t.rows
-                    || (t.headings && t.rows <= 2));
+        layout[t.node] |= !t.header
+            && (t.blocks || t.rows <= 1 || t.cells <= t.rows || (t.headings && t.rows <= 2));
     };
     for i in 0..n {
         while open.last().is_some_and(|t| t.end <= i) {
@@ -308,7 +308,8 @@ fn layout_tables(dom: &Dom) -> Vec<bool> {
                 layout[t.node] = true;
             }
             let role = dom.attr(i, "role").unwrap_or("").trim();
-            layout[i] = role.eq_ignore_ascii_case("presentation") || role.eq_ignore_ascii_case("none");
+            layout[i] =
+                role.eq_ignore_ascii_case("presentation") || role.eq_ignore_ascii_case("none");
             open.push(Open {
                 node: i,
                 end: dom.subtree_end(i),
@@ -464,7 +465,9 @@ pub fn best_candidate(srcset: &str) -> Option<&str> {
         if rest.is_empty() {
             break;
         }
-        let url_end = rest.find(|c: char| c.is_ascii_whitespace()).unwrap_or(rest.len());
+        let url_end = rest
+            .find(|c: char| c.is_ascii_whitespace())
+            .unwrap_or(rest.len());
         let mut url = &rest[..url_end];
         rest = &rest[url_end..];
         let mut descriptor = "";
@@ -526,9 +529,7 @@ fn absolute(href: &str, base: Option<&url::Url>) -> Option<String> {
         None => url::Url::parse(href).ok(),
     };
     match joined {
-        Some(u) if matches!(u.scheme(), "http" | "https" | "ftp" | "mailto") => {
-            Some(u.to_string())
-        }
+        Some(u) if matches!(u.scheme(), "http" | "https" | "ftp" | "mailto") => Some(u.to_string()),
         Some(_) => None,
         // No base: a relative reference stays as the page wrote it.
         None if base.is_none() && !href.contains(':') && !href.contains(char::is_whitespace) => {
