@@ -70,6 +70,11 @@ pub struct ExtractOptions {
     pub format: OutputFormat,
     /// Whether [`Extraction::metadata`] is read (one more O(n) pass).
     pub with_metadata: bool,
+    /// Markdown and HTML keep links, absolute against [`ExtractOptions::url`] (`--links`).
+    pub links: bool,
+    /// Markdown and HTML keep images: `srcset`'s best candidate, lazy-load attributes
+    /// (`--images`).
+    pub images: bool,
     /// The pipeline: variant, smoothing, rules switched off, parser.
     pub pipeline: Options,
     /// Size, node and time limits; the time limit runs from the call.
@@ -103,8 +108,12 @@ impl Extraction {
     pub fn of(analysis: &Analysis, opts: &ExtractOptions) -> Extraction {
         let text = match opts.format {
             OutputFormat::Text => analysis.main_text(),
-            OutputFormat::Markdown => analysis.main_rendered(Format::Markdown),
-            OutputFormat::Html => analysis.main_rendered(Format::Html),
+            OutputFormat::Markdown => {
+                analysis.main_rendered_with(Format::Markdown, opts.links, opts.images)
+            }
+            OutputFormat::Html => {
+                analysis.main_rendered_with(Format::Html, opts.links, opts.images)
+            }
         };
         Extraction {
             text,

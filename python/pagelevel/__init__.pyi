@@ -82,6 +82,8 @@ def extract(
     variant: _Variant | str = "tree-filter",
     keep_comments: bool = False,
     with_metadata: Literal[False] = False,
+    include_links: bool = False,
+    include_images: bool = False,
     timeout_ms: int = 10000,
     without_rules: Sequence[str] | None = None,
     parser: _Parser | str = "fast",
@@ -95,6 +97,8 @@ def extract(
     variant: _Variant | str = "tree-filter",
     keep_comments: bool = False,
     with_metadata: Literal[True],
+    include_links: bool = False,
+    include_images: bool = False,
     timeout_ms: int = 10000,
     without_rules: Sequence[str] | None = None,
     parser: _Parser | str = "fast",
@@ -106,7 +110,8 @@ def extract(
     `without_rules` (rules that run after the model switched off, names as `rules()` gives
     them), `parser` (the fast parser, the default, or html5ever, its reference, which builds
     the same tree). With `with_metadata=True`, a dict: `text` and the page's metadata fields
-    (as `metadata()` gives them).
+    (as `metadata()` gives them). `include_links` and `include_images` keep links (absolute
+    against `url`) and images in "markdown" and "html", as `--links` and `--images` do.
 
     Bytes are decoded like the CLI does (BOM, <meta>, detection; gzip is unpacked); a str is
     taken as already decoded. Raises ValueError for an unknown format, variant, rule or
@@ -176,6 +181,8 @@ class Extractor(Generic[_Out]):
         variant: _Variant | str = "tree-filter",
         keep_comments: bool = False,
         with_metadata: Literal[False] = False,
+        include_links: bool = False,
+        include_images: bool = False,
         timeout_ms: int = 10000,
         without_rules: Sequence[str] | None = None,
         parser: _Parser | str | None = None,
@@ -188,6 +195,8 @@ class Extractor(Generic[_Out]):
         variant: _Variant | str = "tree-filter",
         keep_comments: bool = False,
         with_metadata: Literal[True],
+        include_links: bool = False,
+        include_images: bool = False,
         timeout_ms: int = 10000,
         without_rules: Sequence[str] | None = None,
         parser: _Parser | str | None = None,

@@ -191,6 +191,7 @@ impl Settings {
         variant: &str,
         keep_comments: bool,
         with_metadata: bool,
+        links: (bool, bool),
         timeout_ms: u64,
         without_rules: Option<&[String]>,
         parser: Option<&str>,
@@ -210,6 +211,8 @@ impl Settings {
                     PyFormat::Json => OutputFormat::Text,
                 },
                 with_metadata,
+                links: links.0,
+                images: links.1,
                 pipeline,
                 limits: limits(timeout_ms),
                 ..ExtractOptions::default()
@@ -225,6 +228,7 @@ impl Settings {
             "tree-filter",
             false,
             false,
+            (false, false),
             timeout_ms,
             None,
             parser,
@@ -381,7 +385,7 @@ fn json_to_py(py: Python<'_>, json: &str) -> PyResult<PyObject> {
 /// page's metadata fields (those `pagelevel extract --with-metadata` adds; absent ones left
 /// out). The options after `url` are keyword-only, named as the CLI's flags.
 #[pyfunction]
-#[pyo3(signature = (html, url=None, *, format="text", variant="tree-filter", keep_comments=false, with_metadata=false, timeout_ms=10000, without_rules=None, parser="fast"))]
+#[pyo3(signature = (html, url=None, *, format="text", variant="tree-filter", keep_comments=false, with_metadata=false, include_links=false, include_images=false, timeout_ms=10000, without_rules=None, parser="fast"))]
 #[allow(clippy::too_many_arguments)] // Python's keyword arguments
 fn extract(
     py: Python<'_>,
@@ -391,6 +395,8 @@ fn extract(
     variant: &str,
     keep_comments: bool,
     with_metadata: bool,
+    include_links: bool,
+    include_images: bool,
     timeout_ms: u64,
     without_rules: Option<Vec<String>>,
     parser: &str,
@@ -400,6 +406,7 @@ fn extract(
         variant,
         keep_comments,
         with_metadata,
+        (include_links, include_images),
         timeout_ms,
         without_rules.as_deref(),
         Some(parser),
@@ -458,7 +465,7 @@ impl Extractor {
     /// Options as `extract`'s, all keyword-only; `parser=None` (the default) is the fast
     /// parser, but html5ever for `segment` (its source spans), as the CLI without `--parser`.
     #[new]
-    #[pyo3(signature = (*, format="text", variant="tree-filter", keep_comments=false, with_metadata=false, timeout_ms=10000, without_rules=None, parser=None))]
+    #[pyo3(signature = (*, format="text", variant="tree-filter", keep_comments=false, with_metadata=false, include_links=false, include_images=false, timeout_ms=10000, without_rules=None, parser=None))]
     #[allow(clippy::too_many_arguments)]
     fn new(
         py: Python<'_>,
@@ -466,6 +473,8 @@ impl Extractor {
         variant: &str,
         keep_comments: bool,
         with_metadata: bool,
+        include_links: bool,
+        include_images: bool,
         timeout_ms: u64,
         without_rules: Option<Vec<String>>,
         parser: Option<&str>,
@@ -475,6 +484,7 @@ impl Extractor {
             variant,
             keep_comments,
             with_metadata,
+            (include_links, include_images),
             timeout_ms,
             without_rules.as_deref(),
             parser,
@@ -482,11 +492,14 @@ impl Extractor {
         let r = |o: Bound<'_, PyAny>| o.repr().map(|r| r.to_string());
         let repr = format!(
             "Extractor(format={}, variant={}, keep_comments={}, with_metadata={}, \
-             timeout_ms={timeout_ms}, without_rules={}, parser={})",
+             include_links={}, include_images={}, timeout_ms={timeout_ms}, without_rules={}, \
+             parser={})",
             r(PyString::new(py, format).into_any())?,
             r(PyString::new(py, variant).into_any())?,
             r(keep_comments.into_pyobject(py)?.to_owned().into_any())?,
             r(with_metadata.into_pyobject(py)?.to_owned().into_any())?,
+            r(include_links.into_pyobject(py)?.to_owned().into_any())?,
+            r(include_images.into_pyobject(py)?.to_owned().into_any())?,
             r(without_rules.into_pyobject(py)?.into_any())?,
             r(parser.into_pyobject(py)?.into_any())?,
         );

@@ -506,3 +506,30 @@ def test_ctrl_c_interrupts_extract_many():
     finally:
         signal.signal(signal.SIGINT, previous)
     assert pagelevel.Extractor().extract_many([b"<p>hello</p>"]) == ["hello"]
+
+
+def test_include_links_and_images_match_the_cli(cli_path, tmp_path):
+    page = (
+        b"<html><body><article><h1>Title</h1><p>Read <a href='/next'>the next part</a> "
+        b"of this long story, which goes on.</p><p><img alt='a map' src='x.png' "
+        b"srcset='s.png 100w, l.png 800w'> More words follow the picture here.</p>"
+        b"</article></body></html>"
+    )
+    url = "https://example.org/story/1"
+    plain = pagelevel.extract(page, url, format="markdown")
+    both = pagelevel.extract(page, url, format="markdown", include_links=True, include_images=True)
+    assert "(https://example.org/next)" not in plain and "![a map]" not in plain
+    assert "[the next part](https://example.org/next)" in both, both
+    assert "![a map](https://example.org/story/l.png)" in both, both
+    # The text format has neither.
+    assert pagelevel.extract(page, url, include_links=True, include_images=True) == pagelevel.extract(page, url)
+    extractor = pagelevel.Extractor(format="markdown", include_links=True, include_images=True)
+    assert extractor.extract(page, url) == both
+    assert "include_links=True" in repr(extractor)
+    path = tmp_path / "p.html"
+    path.write_bytes(page)
+    import subprocess
+
+    args = ["extract", "--format", "markdown", "--links", "--images", "--url", url, str(path)]
+    out = subprocess.run([cli_path, *args], check=True, capture_output=True, text=True).stdout
+    assert out.strip() == both.strip()
