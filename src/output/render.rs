@@ -6,7 +6,7 @@
 //! text inside it is, so a list or table whose text is all template leaves nothing behind.
 //! Consequences: empty elements vanish, and an empty table cell before a row's first non-empty
 //! cell is dropped (the row then has fewer columns). Links render as their text and images
-//! vanish unless [`RenderOptions`] keeps them. Layout tables (see [`layout_tables`]) render as
+//! vanish unless [`RenderOptions`] keeps them. Layout tables (see `layout_tables`) render as
 //! their content; emphasis as `*em*` and `**strong**`; a `<pre>`'s language (`language-x`,
 //! `lang-x`) follows its opening fence.
 //!
