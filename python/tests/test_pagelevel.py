@@ -476,11 +476,12 @@ def test_bad_options_raise_when_the_extractor_is_made():
     with pytest.raises(ValueError, match="unknown parser"):
         pagelevel.Extractor(parser="lxml")
     with pytest.raises(TypeError):
-        pagelevel.Extractor(include_links=True)  # type: ignore[call-overload]
+        pagelevel.Extractor(no_such_option=True)  # type: ignore[call-overload]
     assert pagelevel.VARIANTS == ["basic", "smooth", "viterbi", "smooth-viterbi", "tree-filter", "smooth-viterbi-tree"]
     assert repr(pagelevel.Extractor(format="markdown", without_rules=["repeats"])) == (
         "Extractor(format='markdown', variant='tree-filter', keep_comments=False, "
-        "with_metadata=False, timeout_ms=10000, without_rules=['repeats'], parser=None)"
+        "with_metadata=False, include_links=False, include_images=False, timeout_ms=10000, "
+        "without_rules=['repeats'], parser=None)"
     )
 
 
