@@ -78,3 +78,19 @@ fn view_corpus_and_crashes() {
         let _ = pagelevel::fuzzing::view(d);
     });
 }
+
+#[test]
+fn parser_crashes() {
+    // The parser target runs on the pipeline's corpus (replayed above through
+    // `fuzzing::parser`); its own folder keeps only the crash reproducers.
+    let (files, _) = inputs("parser");
+    assert!(!files.is_empty(), "no fuzz/crashes/parser inputs");
+    for f in &files {
+        let data = std::fs::read(f).unwrap();
+        let name = f.display().to_string();
+        if std::panic::catch_unwind(|| pagelevel::fuzzing::parser(&data)).is_err() {
+            panic!("{name} panics (replay: cargo fuzz run parser {name})");
+        }
+    }
+    println!("parser: {} crash inputs replayed", files.len());
+}

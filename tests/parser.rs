@@ -225,6 +225,36 @@ fn foreign_content() {
     );
 }
 
+/// A NUL in a CDATA section is a null character token to html5ever, as in the data state:
+/// U+FFFD in foreign content (3 bytes in the estimate, not 1), dropped at an integration point.
+/// The minimal pages of `fuzz/crashes/parser/crash-e276…` and `crash-c6c9…` (a root byte
+/// estimate 2 bytes short per NUL).
+#[test]
+fn nul_in_cdata_sections() {
+    check("<svg><![CDATA[\0", "html(head,body(~svg(\"\u{fffd}\")))");
+    check("<math><![CDATA[\0", "html(head,body(~math(\"\u{fffd}\")))");
+    check(
+        "<svg><![CDATA[a\0b\r\n\0]]>c</svg>",
+        "html(head,body(~svg(\"a\u{fffd}b\\n\u{fffd}c\")))",
+    );
+    check(
+        "<svg><![CDATA[\0\0]]><![CDATA[]]>\0</svg>",
+        "html(head,body(~svg(\"\u{fffd}\u{fffd}\u{fffd}\")))",
+    );
+    check(
+        "<math><mi><![CDATA[a\0b]]></mi></math>",
+        "html(head,body(~math(~mi(\"ab\"))))",
+    );
+    check(
+        "<svg><foreignObject><![CDATA[\0]]>x</foreignObject></svg>",
+        "html(head,body(~svg(~foreignObject(\"x\"))))",
+    );
+    for html in ["<svg><![CDATA[\0", "<math><mi><![CDATA[a\0b]]>"] {
+        let (ours, sink) = (fast(html), dom::parse(html, &Limits::default()).unwrap());
+        assert_eq!(ours.subtree_bytes()[0], sink.subtree_bytes()[0], "{html:?}");
+    }
+}
+
 #[test]
 fn template_contents_are_dropped_but_counted() {
     let html = "<template><p>hidden</p></template><p>x</p>";

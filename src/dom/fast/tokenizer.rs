@@ -103,6 +103,10 @@ pub(crate) struct Tokenizer<'a> {
     pub(crate) doctype: Doctype,
     /// Byte range of the last token in the source.
     pub(crate) span: (usize, usize),
+    /// Inside a CDATA section: where its text ends and where the input goes on after `]]>`.
+    /// Its text is handed out in runs split at NUL, which is a [`Token::Null`] as in the data
+    /// state (html5ever's tokenizer emits it as a null character token there too).
+    cdata: Option<(usize, usize)>,
 }
 
 fn is_ws(c: u8) -> bool {
@@ -130,6 +134,7 @@ impl<'a> Tokenizer<'a> {
             seen: FxHashSet::default(),
             doctype: Doctype::default(),
             span: (0, 0),
+            cdata: None,
         }
     }
 
@@ -175,6 +180,9 @@ impl<'a> Tokenizer<'a> {
             if let Some(t) = self.raw_text(raw) {
                 return t;
             }
+        }
+        if let Some(t) = self.cdata_text() {
+            return t;
         }
         loop {
             let start = self.pos;
@@ -326,18 +334,43 @@ impl<'a> Tokenizer<'a> {
         if rest.starts_with(b"[CDATA[") && foreign {
             let from = start + 9;
             let end = memchr::memmem::find(&b[from..], b"]]>").map_or(b.len(), |k| from + k);
-            self.pos = (end + 3).min(b.len());
-            self.span = (start, self.pos);
-            self.text_buf.clear();
-            push_normalized(&mut self.text_buf, &self.s[from..end]);
-            self.text_at = TextAt::Buffer;
-            return if self.text_buf.is_empty() {
-                Markup::Skipped
-            } else {
-                Markup::Token(Token::Text)
+            self.pos = from;
+            self.cdata = Some((end, (end + 3).min(b.len())));
+            return match self.cdata_text() {
+                Some(t) => Markup::Token(t),
+                None => Markup::Skipped,
             };
         }
         Markup::Token(self.bogus_comment(start, start + 2))
+    }
+
+    /// The next run of the open CDATA section: text up to a NUL or the section's end, or the
+    /// NUL; `None` (and the section closed) once it is read.
+    fn cdata_text(&mut self) -> Option<Token> {
+        let (end, after) = self.cdata?;
+        let start = self.pos;
+        if start >= end {
+            self.cdata = None;
+            self.pos = after;
+            return None;
+        }
+        if self.b[start] == 0 {
+            self.pos = start + 1;
+            self.span = (start, start + 1);
+            return Some(Token::Null);
+        }
+        let stop = memchr::memchr(0, &self.b[start..end]).map_or(end, |k| start + k);
+        self.text_buf.clear();
+        push_normalized(&mut self.text_buf, &self.s[start..stop]);
+        self.text_at = TextAt::Buffer;
+        self.pos = stop;
+        self.span = (start, stop);
+        if stop == end {
+            self.cdata = None;
+            self.pos = after;
+            self.span = (start, after);
+        }
+        Some(Token::Text)
     }
 
     /// `<!--`: the comment ends at the first `-->` or `--!>`; `<!-->` and `<!--->` are empty.
