@@ -406,10 +406,14 @@ impl<'a> Tokenizer<'a> {
             }
         }
         // Unterminated: the comment runs to the end, without the dashes that could have begun
-        // its end.
+        // its end, or a final `--!` (the comment end bang state emits without it).
         let mut end = b.len();
-        let dashes = b[from..].iter().rev().take_while(|&&c| c == b'-').count();
-        end -= dashes.min(2);
+        if b[from..].ends_with(b"--!") {
+            end -= 3;
+        } else {
+            let dashes = b[from..].iter().rev().take_while(|&&c| c == b'-').count();
+            end -= dashes.min(2);
+        }
         self.pos = b.len();
         self.span = (start, self.pos);
         Token::Comment(normalized_len(&b[from..end]))
