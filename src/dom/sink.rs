@@ -57,13 +57,7 @@ pub fn parse_plain_within(html: &str, limits: &Limits, deadline: &Deadline) -> R
 /// Feeds `html` to html5ever in chunks that end just after a `>`: one tag a chunk with
 /// `spans`, [`Deadline::STRIDE`] tags a chunk without, checking `deadline` between chunks.
 fn drive(html: &str, limits: &Limits, deadline: &Deadline, spans: bool) -> Result<Dom> {
-    if html.len() as u64 > limits.max_input_bytes || html.len() >= u32::MAX as usize {
-        return Err(Error::TooLarge {
-            what: "document".into(),
-            size: html.len() as u64,
-            limit: limits.max_input_bytes.min(u32::MAX as u64 - 1),
-        });
-    }
+    super::tree::check_size(html, limits)?;
     let sink = Sink::new(html, limits.max_nodes, spans);
     let builder = TreeBuilder::new(
         sink,

@@ -1,6 +1,19 @@
 //! The arena: [`Dom`], its nodes, and the builder the parsers fill.
 
 use super::tag::{self, Tag};
+/// [`crate::Error::TooLarge`] when `html` is over `limits.max_input_bytes`, or too long for the
+/// arena's `u32` offsets: the check both parsers make before anything else. O(1).
+pub(crate) fn check_size(html: &str, limits: &crate::Limits) -> crate::Result<()> {
+    if html.len() as u64 > limits.max_input_bytes || html.len() >= u32::MAX as usize {
+        return Err(crate::Error::TooLarge {
+            what: "document".into(),
+            size: html.len() as u64,
+            limit: limits.max_input_bytes.min(u32::MAX as u64 - 1),
+        });
+    }
+    Ok(())
+}
+
 /// Closes a `<title>` that is never closed, before the next `<`; returns whether it did.
 ///
 /// A `<title>` is raw text up to `</title>`, so a page that never closes it (broken templates

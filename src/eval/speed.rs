@@ -190,8 +190,8 @@ pub fn time_stages(
             }
         }),
     ));
-    // The whole pipeline with `opts`, from the bytes to the main text.
-    let whole = |opts: Options| -> Work {
+    // The whole pipeline with `opts`, and the page's metadata after it when `metadata`.
+    let whole = |opts: Options, metadata: bool| -> Work {
         Box::new(move |b, u| {
             let page_opts = PageOptions {
                 url: u,
@@ -200,7 +200,8 @@ pub fn time_stages(
                 ..Default::default()
             };
             if let Ok(page) = Page::from_bytes(b, &page_opts) {
-                std::hint::black_box(pipeline::analyze(page, model, &opts).main_text());
+                let a = pipeline::analyze(page, model, &opts);
+                std::hint::black_box((a.main_text(), metadata.then(|| a.metadata())));
             }
         })
     };
@@ -215,27 +216,13 @@ pub fn time_stages(
             parser,
             ..popts.clone()
         };
-        work.push((name, whole(opts)));
+        work.push((name, whole(opts, false)));
     }
     // The default pipeline with the page's metadata read after (`extract --with-metadata`).
-    work.push((
-        "whole pipeline + metadata",
-        Box::new(|b, u| {
-            let page_opts = PageOptions {
-                url: u,
-                limits,
-                parser: popts.parser,
-                ..Default::default()
-            };
-            if let Ok(page) = Page::from_bytes(b, &page_opts) {
-                let a = pipeline::analyze(page, model, &popts);
-                std::hint::black_box((a.main_text(), a.metadata()));
-            }
-        }),
-    ));
+    work.push(("whole pipeline + metadata", whole(popts.clone(), true)));
     // With a threshold part in the model, the pipeline that uses it is timed beside.
     if model.threshold.is_some() {
-        work.push(("whole pipeline, learned threshold", whole(learned)));
+        work.push(("whole pipeline, learned threshold", whole(learned, false)));
     }
     let rounds = options.rounds.max(1);
     let clock = options.clock;

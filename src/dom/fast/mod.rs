@@ -40,13 +40,7 @@ pub fn parse_plain_within(html: &str, limits: &Limits, deadline: &Deadline) -> R
 }
 
 fn drive(html: &str, limits: &Limits, deadline: &Deadline, spans: bool) -> Result<Dom> {
-    if html.len() as u64 > limits.max_input_bytes || html.len() >= u32::MAX as usize {
-        return Err(Error::TooLarge {
-            what: "document".into(),
-            size: html.len() as u64,
-            limit: limits.max_input_bytes.min(u32::MAX as u64 - 1),
-        });
-    }
+    crate::dom::tree::check_size(html, limits)?;
     let mut tok = tokenizer::Tokenizer::new(html);
     let mut tree = builder::Tree::new(html, limits.max_nodes, spans);
     let mut checked_at = 0;
