@@ -3,6 +3,7 @@
 //! the `==> NAME <==` line only for several pages, and the help and `view` refusals that go
 //! with them. Each test builds its folders from the bundled `data/examples` pages.
 
+use crate::common;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
@@ -114,6 +115,8 @@ fn warc(path: &Path) {
 
 #[test]
 fn a_folder_is_walked_recursively_in_sorted_order() {
+    // Runs the pipeline or the binary over several pages: not beside a timed test.
+    let _machine = common::heavy();
     let dir = site("walk");
     for cmd in ["extract", "segment"] {
         let v = lines(&ok(&run(&[cmd], &[&dir])));
@@ -149,6 +152,8 @@ fn a_folder_is_walked_recursively_in_sorted_order() {
 
 #[test]
 fn output_is_the_same_for_any_thread_count() {
+    // Runs the pipeline or the binary over several pages: not beside a timed test.
+    let _machine = common::heavy();
     let dir = site("threads");
     let one = ok(&run(&["-j", "1", "extract", "--format", "text"], &[&dir]));
     let two = ok(&run(&["extract", "-j", "2", "--format", "text"], &[&dir]));
@@ -205,6 +210,8 @@ fn one_page_has_no_name_line_and_several_have_one_each() {
 
 #[test]
 fn an_input_list_takes_paths_urls_folders_and_reports_bad_lines() {
+    // Runs the pipeline or the binary over several pages: not beside a timed test.
+    let _machine = common::heavy();
     let dir = site("list");
     let news = dir.join("news.html");
     let forum = dir.join("b/forum.htm");
@@ -258,6 +265,8 @@ fn an_input_list_takes_paths_urls_folders_and_reports_bad_lines() {
 
 #[test]
 fn output_dir_files_hold_each_pages_standard_output() {
+    // Runs the pipeline or the binary over several pages: not beside a timed test.
+    let _machine = common::heavy();
     let dir = site("outdir");
     for (format, ext) in [
         ("jsonl", "json"),
@@ -329,6 +338,8 @@ fn output_dir_files_hold_each_pages_standard_output() {
 
 #[test]
 fn skip_existing_leaves_existing_files_alone_and_writes_the_rest() {
+    // Runs the pipeline or the binary over several pages: not beside a timed test.
+    let _machine = common::heavy();
     let dir = site("skip");
     let out = dir.parent().unwrap().join("out");
     put(&out.join("b/forum.txt"), b"kept from an earlier run\n");

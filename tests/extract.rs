@@ -2,6 +2,7 @@
 //! one and as `pagelevel extract`, on the bundled example pages; options that reach the
 //! pipeline; errors.
 
+use crate::common;
 use std::io::Write;
 use std::path::PathBuf;
 use std::process::Command;
@@ -28,6 +29,8 @@ const URL: &str = "https://www.example.com/page";
 
 #[test]
 fn extract_equals_the_stages_one_by_one_in_every_format_and_variant() {
+    // Runs the pipeline or the binary over several pages: not beside a timed test.
+    let _machine = common::heavy();
     for path in examples() {
         let bytes = std::fs::read(&path).unwrap();
         for variant in [Variant::TreeFilter, Variant::Basic, Variant::SmoothViterbi] {
@@ -64,6 +67,8 @@ fn extract_equals_the_stages_one_by_one_in_every_format_and_variant() {
 
 #[test]
 fn extract_equals_the_cli_with_metadata() {
+    // Runs the pipeline or the binary over several pages: not beside a timed test.
+    let _machine = common::heavy();
     let pages = examples();
     let out = Command::new(env!("CARGO_BIN_EXE_pagelevel"))
         .args(["extract", "--with-metadata", "--url", URL])
