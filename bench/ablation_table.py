@@ -22,6 +22,7 @@ SETS = ["wcxb-dev", "l3s-gn1", "readability", "cleaneval-dev", "sites", "chaos"]
 # sectioning), a general page property, a fallback, or class names.
 READS = {
     "forum-replies": "class names (comment regions) and markup twins",
+    "declared-discussion": "schema.org page type (DiscussionForumPosting, QAPage)",
     "main-start": "WCAG skip link, HTML <main>",
     "twin-items": "repeated markup (a list's items)",
     "comments": "class names (comment regions)",
@@ -37,7 +38,7 @@ READS = {
     "blocks-fallback": "fallback when nothing is kept",
 }
 GENERIC = {
-    "main-start", "twin-items", "asides", "page-header-footer", "before-main", "only-chrome",
+    "declared-discussion", "main-start", "twin-items", "asides", "page-header-footer", "before-main", "only-chrome",
     "repeats",
 }
 FALLBACK = {"lowest-fallback", "blocks-fallback"}

@@ -5,8 +5,8 @@
 //! A node's score `y` is the `aria-judged` of the nearest element holding it (0 without one), and
 //! it is template when `y ≥ 0.5`: `<div aria-judged=1>` is text the model dropped. (The DOM keeps
 //! only the attributes the pipeline reads, `aria-*` among them; nothing reads this one.) `forum-replies`
-//! runs only with `comments`, so its row compares `{comments}` with `{comments,
-//! forum-replies}`; the two fallbacks act only when nothing is kept, so their pages are all
+//! and `declared-discussion` run only with `comments`, so their rows compare `{comments}` with
+//! `{comments, RULE}`; the two fallbacks act only when nothing is kept, so their pages are all
 //! template.
 
 use std::collections::BTreeSet;
@@ -122,6 +122,29 @@ fn rows() -> Vec<Row> {
                     ("op29", 1, 1),
                     ("reply0 says", 0, 1),
                     ("reply2 says r2x0", 0, 1),
+                ],
+            )
+        },
+        // A forum thread that says so in JSON-LD: the opening post (120 words, ≥ 100 outside
+        // the comment region) would let `comments` drop the replies, but the page's type,
+        // DiscussionForumPosting, makes the replies its content: they stay.
+        Row {
+            with: RuleSet::NONE.with(Rule::Comments),
+            ..row(
+                Rule::DeclaredDiscussion,
+                format!(
+                    "<head><script type=application/ld+json>{{\"@context\":\"https://schema.org\",\
+                     \"@type\":\"DiscussionForumPosting\",\"headline\":\"Which saw first\"}}\
+                     </script></head><body><h1>Which saw first</h1><p>{}</p>\
+                     <div class=comments><p>reply0 says buy the cheap one first</p>\
+                     <p>reply1 says a Japanese pull saw</p></div></body>",
+                    words("op", 120)
+                ),
+                (false, false),
+                &[
+                    ("op119", 1, 1),
+                    ("reply0 says", 0, 1),
+                    ("reply1 says", 0, 1),
                 ],
             )
         },

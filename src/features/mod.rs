@@ -114,6 +114,10 @@ pub struct PageFeatures {
     /// Where the main content starts by the page's own account: its skip link's target, else
     /// its main landmark ([`markup::main_start`]); `None` on a page without either.
     pub main_start: Option<usize>,
+    /// Whether the page declares itself a discussion, a forum thread or a question with its
+    /// answers, by schema.org type (microdata `itemtype` or JSON-LD: [`names::declares_discussion`]):
+    /// its comment regions are then its content.
+    pub declares_discussion: bool,
     /// Per node, its markup key ([`markup::markup_keys`]): elements sharing one are twins.
     pub keys: Vec<u64>,
     /// The feature rows.
@@ -210,6 +214,7 @@ pub fn compute_with_layout(
         inherited: cls_in,
         in_main,
         main_landmark,
+        discussion,
     } = class_groups(dom);
     // Content words under the topmost comment-region nodes, each counted once.
     let comment_words: u32 = (1..n)
@@ -381,6 +386,7 @@ pub fn compute_with_layout(
         title_heading: ctx.heading,
         main_landmark,
         main_start: signals.main_start,
+        declares_discussion: discussion,
         keys,
         matrix: FeatureMatrix { data, row_of },
     }

@@ -81,6 +81,24 @@ pub(super) struct ClassGroups {
     pub(super) in_main: Vec<bool>,
     /// The first main landmark ([`PageFeatures::main_landmark`]).
     pub(super) main_landmark: Option<usize>,
+    /// Whether the page declares itself a discussion ([`declares_discussion`]).
+    pub(super) discussion: bool,
+}
+
+/// Whether a schema.org type reference (a microdata `itemtype` value, or a JSON-LD script's
+/// text) names a discussion: `DiscussionForumPosting` (a forum thread) or `QAPage` (a question
+/// with its answers), as a URL's last segment or a quoted JSON string. O(length).
+pub fn declares_discussion(text: &str) -> bool {
+    use memchr::memmem;
+    let b = text.as_bytes();
+    ["DiscussionForumPosting", "QAPage"].iter().any(|name| {
+        memmem::find_iter(b, name.as_bytes()).any(|at| {
+            let before = at.checked_sub(1).map(|k| b[k]);
+            let after = b.get(at + name.len()).copied();
+            matches!(before, Some(b'/' | b'"'))
+                && matches!(after, None | Some(b'"' | b' ' | b'\t' | b'\n'))
+        })
+    })
 }
 
 /// Per node: its class-name group bits (own tag, role, id and class; of the id and class of
@@ -96,6 +114,7 @@ pub(super) fn class_groups(dom: &Dom) -> ClassGroups {
     let mut inherited = vec![0u32; n];
     let mut in_main = vec![false; n];
     let mut main_landmark = None;
+    let mut discussion = false;
     // Short keys from one page: a fast hash (a page crafted to collide is bounded by the
     // page time limit, as any slow page is).
     let mut memo: FxHashMap<&str, u32> = FxHashMap::default();
@@ -162,6 +181,15 @@ pub(super) fn class_groups(dom: &Dom) -> ClassGroups {
                         _ => "",
                     });
                 }
+                "itemtype" => discussion |= declares_discussion(v),
+                "type" if node.tag == Tag::SCRIPT && !discussion => {
+                    // JSON-LD: its text is the script's one child.
+                    let ld = v.to_ascii_lowercase().contains("ld+json");
+                    discussion = ld
+                        && dom.node(i).end as usize > i + 1
+                        && dom.node(i + 1).kind == Kind::Text
+                        && declares_discussion(dom.text(i + 1));
+                }
                 _ => {}
             }
         }
@@ -177,6 +205,7 @@ pub(super) fn class_groups(dom: &Dom) -> ClassGroups {
         inherited,
         in_main,
         main_landmark,
+        discussion,
     }
 }
 
@@ -330,5 +359,25 @@ mod name_tests {
         );
         assert_eq!(g("customer-testimonials"), REVIEW_GROUP_BIT);
         assert_eq!(g("preview") & REVIEW_GROUP_BIT, 0);
+    }
+
+    #[test]
+    fn discussions_are_declared_by_schema_org_type() {
+        assert!(declares_discussion(
+            "https://schema.org/DiscussionForumPosting"
+        ));
+        assert!(declares_discussion("http://schema.org/QAPage"));
+        assert!(declares_discussion(
+            r#"{"@type": "QAPage", "mainEntity": {}}"#
+        ));
+        assert!(declares_discussion(
+            r#"{"@graph":[{"@type":["WebPage"]},{"@type":"DiscussionForumPosting"}]}"#
+        ));
+        // Other types, and the names inside longer words, are not discussions.
+        assert!(!declares_discussion(r#"{"@type": "NewsArticle"}"#));
+        assert!(!declares_discussion("https://schema.org/QAPageView"));
+        assert!(!declares_discussion(r#"{"name": "MyQAPage"}"#));
+        assert!(!declares_discussion("QAPage"));
+        assert!(!declares_discussion(""));
     }
 }

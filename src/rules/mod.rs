@@ -11,21 +11,22 @@
 //! | order | rule | what it does |
 //! |---|---|---|
 //! | 1 | `forum-replies` | a forum thread's replies marked up as its opening post are kept, and the thread is spared the `comments` pass ([`comments::keep_replies`]); runs only with `comments` |
-//! | 2 | `main-start` | the page's own main element (skip-link target, else `<main>`) is kept when the model kept almost nothing ([`bypass::recover_main`]) |
-//! | 3 | `twin-items` | the few dropped items of a list or grid whose markup twins were mostly kept are kept ([`twins::keep_twins`]) |
-//! | 4 | `comments` | comment threads under an article leave ([`comments::drop_regions`]) |
-//! | 5 | `inline-chrome` | share bars, skip and screen-reader text, search and account controls leave |
-//! | 6 | `galleries` | photo galleries' captions leave |
-//! | 7 | `asides` | the complementary landmark (`<aside>`, `role=complementary`) leaves |
-//! | 8 | `page-header-footer` | the page's own banner and content-info landmarks leave, but the one holding the title heading |
-//! | 9 | `related-links` | lists of related links leave |
-//! | 10 | `before-main` | what precedes the page's main start and its title heading leaves ([`bypass::drop_bypassed`]) |
-//! | 11 | `only-chrome` | a page whose few kept words all lie in its chrome landmarks has no main content ([`comments::only_chrome`]) |
-//! | 12 | `repeats` | the second copy of a repeated passage leaves ([`crate::features::repeats::drop_repeats`]) |
-//! | 13 | `lowest-fallback` | when nothing is kept, the least template-like text that is not chrome is |
-//! | 14 | `blocks-fallback` | when that is nothing too, boilerpipe's content blocks are |
+//! | 2 | `declared-discussion` | a page that declares itself a discussion by schema.org type (`DiscussionForumPosting`, a forum thread; `QAPage`, a question with its answers; microdata or JSON-LD) keeps its comment regions: its comments are its content ([`crate::features::PageFeatures::declares_discussion`]); runs only with `comments` |
+//! | 3 | `main-start` | the page's own main element (skip-link target, else `<main>`) is kept when the model kept almost nothing ([`bypass::recover_main`]) |
+//! | 4 | `twin-items` | the few dropped items of a list or grid whose markup twins were mostly kept are kept ([`twins::keep_twins`]) |
+//! | 5 | `comments` | comment threads under an article leave ([`comments::drop_regions`]) |
+//! | 6 | `inline-chrome` | share bars, skip and screen-reader text, search and account controls leave |
+//! | 7 | `galleries` | photo galleries' captions leave |
+//! | 8 | `asides` | the complementary landmark (`<aside>`, `role=complementary`) leaves |
+//! | 9 | `page-header-footer` | the page's own banner and content-info landmarks leave, but the one holding the title heading |
+//! | 10 | `related-links` | lists of related links leave |
+//! | 11 | `before-main` | what precedes the page's main start and its title heading leaves ([`bypass::drop_bypassed`]) |
+//! | 12 | `only-chrome` | a page whose few kept words all lie in its chrome landmarks has no main content ([`comments::only_chrome`]) |
+//! | 13 | `repeats` | the second copy of a repeated passage leaves ([`crate::features::repeats::drop_repeats`]) |
+//! | 14 | `lowest-fallback` | when nothing is kept, the least template-like text that is not chrome is |
+//! | 15 | `blocks-fallback` | when that is nothing too, boilerpipe's content blocks are |
 //!
-//! Rules 4–9 each drop their regions only when the page keeps at least
+//! Rules 5–10 each drop their regions only when the page keeps at least
 //! [`RuleOptions::min_article_words`] words outside them: the regions then belong to an
 //! article; otherwise they may be the page's content (a forum, a gallery page).
 //!
@@ -73,11 +74,14 @@ pub fn main_keep(
     let mut mask = model_mask(seg);
     let y = &seg.y;
     let cx = Context::new(dom, f, y, opts);
-    let thread = on(Rule::Comments)
+    let replies = on(Rule::Comments)
         && on(Rule::ForumReplies)
         && seg
             .main
             .is_some_and(|main| comments::keep_replies(&cx, main, &mut mask));
+    // A declared discussion's comments are its content, however they are marked up.
+    let thread =
+        replies || on(Rule::Comments) && on(Rule::DeclaredDiscussion) && f.declares_discussion;
     // The start of the main content by the page's own account: its element stands in for a
     // model that kept almost nothing; what precedes it is chrome.
     let start = (on(Rule::MainStart) || on(Rule::BeforeMain))

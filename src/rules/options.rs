@@ -5,6 +5,9 @@
 pub enum Rule {
     /// A forum thread's replies marked up as its opening post stay (runs with `comments`).
     ForumReplies,
+    /// A page that declares itself a discussion (schema.org) keeps its comment regions (runs
+    /// with `comments`).
+    DeclaredDiscussion,
     /// The page's own main element is kept when the model kept almost nothing.
     MainStart,
     /// The few dropped items of a list whose markup twins were mostly kept are kept too.
@@ -35,8 +38,9 @@ pub enum Rule {
 
 impl Rule {
     /// Every rule, in the order the rules run.
-    pub const ALL: [Rule; 14] = [
+    pub const ALL: [Rule; 15] = [
         Rule::ForumReplies,
+        Rule::DeclaredDiscussion,
         Rule::MainStart,
         Rule::TwinItems,
         Rule::Comments,
@@ -56,6 +60,7 @@ impl Rule {
     pub fn name(self) -> &'static str {
         match self {
             Rule::ForumReplies => "forum-replies",
+            Rule::DeclaredDiscussion => "declared-discussion",
             Rule::MainStart => "main-start",
             Rule::TwinItems => "twin-items",
             Rule::Comments => "comments",
@@ -77,6 +82,9 @@ impl Rule {
         match self {
             Rule::ForumReplies => {
                 "a forum thread's replies marked up as its opening post stay (runs with comments)"
+            }
+            Rule::DeclaredDiscussion => {
+                "a page declaring itself a forum thread or Q&A (schema.org) keeps its comments (runs with comments)"
             }
             Rule::MainStart => {
                 "the page's own main element (skip-link target, else <main>) is kept when the model kept almost nothing"
