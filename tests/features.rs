@@ -91,6 +91,40 @@ fn parent_and_page_features_by_hand() {
 }
 
 #[test]
+fn declared_page_types_by_hand() {
+    // JSON-LD names a Product (in an array of types) and OpenGraph an article; microdata a
+    // QAPage; nothing names a list. Every row carries the page's bits.
+    let html = r#"<html><head><meta property="og:type" content="article">
+        <script type="application/ld+json">{"@type": ["Product", "Thing"], "name": "Saw"}</script>
+        </head><body itemscope itemtype="https://schema.org/QAPage">
+        <p id=q>Which saw first</p><p id=a>The cheap one</p></body></html>"#;
+    let (p, pf) = page(html, None);
+    assert!(pf.declares_discussion);
+    for id in ["q", "a"] {
+        let row = pf.matrix.row(find(&p, id));
+        assert_eq!(row[f::PAGE_DECLARES_ARTICLE], 1.0);
+        assert_eq!(row[f::PAGE_DECLARES_PRODUCT], 1.0);
+        assert_eq!(row[f::PAGE_DECLARES_DISCUSSION], 1.0);
+        assert_eq!(row[f::PAGE_DECLARES_LIST], 0.0);
+    }
+    // A page that declares nothing: every bit 0; a JSON-LD type in a script of another type
+    // (plain JavaScript) and an og:type of website count for nothing.
+    let html = r#"<html><head><meta property="og:type" content="website">
+        <script>var t = {"@type": "Product"};</script></head><body><p id=q>Plain page</p></body></html>"#;
+    let (p, pf) = page(html, None);
+    assert!(!pf.declares_discussion);
+    let row = pf.matrix.row(find(&p, "q"));
+    for col in [
+        f::PAGE_DECLARES_ARTICLE,
+        f::PAGE_DECLARES_PRODUCT,
+        f::PAGE_DECLARES_DISCUSSION,
+        f::PAGE_DECLARES_LIST,
+    ] {
+        assert_eq!(row[col], 0.0);
+    }
+}
+
+#[test]
 fn geometry_features_by_hand() {
     let html = "<body><div id=a style='width:640px'>left</div><div id=b>below</div></body>";
     let (p, pf) = page(html, None);

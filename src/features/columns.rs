@@ -130,4 +130,8 @@ columns! {
     MAIN_TWIN = "main_twin": "Markup: 1 inside a twin of a main-region post (an element outside the main region, not holding it, whose tag and class, its parent's and its grandparent's equal those of the region or a region element of at least 20 words: a reply beside a forum's opening post), else 0.",
     MAIN_TWINS = "main_twins": "Markup: the page's twins of main-region posts (see main_twin; the same on every node).",
     REPEAT_SHARE = "repeat_share": "Markup: share of the subtree's words in later copies of a repeated passage (at least 10 words over two or more text blocks whose text equals an earlier element's, as the `repeats` rule finds them on the whole page), 0..1; 0 with no words.",
+    PAGE_DECLARES_ARTICLE = "page_declares_article": "Markup: 1 when the page declares itself an article (schema.org Article, NewsArticle, BlogPosting and kin, in microdata `itemtype` or JSON-LD; OpenGraph `og:type` article), else 0 (the same on every node).",
+    PAGE_DECLARES_PRODUCT = "page_declares_product": "Markup: 1 when the page declares a product (schema.org Product, ProductGroup; `og:type` product), else 0 (the same on every node).",
+    PAGE_DECLARES_DISCUSSION = "page_declares_discussion": "Markup: 1 when the page declares itself a discussion (schema.org DiscussionForumPosting, QAPage), else 0 (the same on every node).",
+    PAGE_DECLARES_LIST = "page_declares_list": "Markup: 1 when the page declares a list of things (schema.org ItemList, CollectionPage, SearchResultsPage, OfferCatalog), else 0 (the same on every node).",
 }

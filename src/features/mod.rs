@@ -78,6 +78,14 @@ pub const PAPER_COUNT: usize = f::BLOCK_CONTENT_SHARE + 1;
 /// here on ([`f::PARAGRAPH_WORD_SHARE`] …) describe where a node sits on its page.
 pub(crate) const ALL_COUNT: usize = f::PAGE_WORDS_OUTSIDE_COMMENTS + 1;
 
+/// The page-type columns and the [`names::declared`] bit each reads.
+const DECLARED_COLUMNS: [(usize, u8); 4] = [
+    (f::PAGE_DECLARES_ARTICLE, names::declared::ARTICLE),
+    (f::PAGE_DECLARES_PRODUCT, names::declared::PRODUCT),
+    (f::PAGE_DECLARES_DISCUSSION, names::declared::DISCUSSION),
+    (f::PAGE_DECLARES_LIST, names::declared::LIST),
+];
+
 /// Settings of the feature stage.
 #[derive(Debug, Clone, Default)]
 pub struct FeatureOptions {
@@ -214,7 +222,7 @@ pub fn compute_with_layout(
         inherited: cls_in,
         in_main,
         main_landmark,
-        discussion,
+        declared,
     } = class_groups(dom);
     // Content words under the topmost comment-region nodes, each counted once.
     let comment_words: u32 = (1..n)
@@ -373,6 +381,9 @@ pub fn compute_with_layout(
         row[f::MAIN_TWIN] = signals.twin[i] as u8 as f32;
         row[f::MAIN_TWINS] = signals.twins as f32;
         row[f::REPEAT_SHARE] = ratio(signals.repeat_words[i] as f32, words);
+        for (col, bit) in DECLARED_COLUMNS {
+            row[col] = f32::from(u8::from(declared & bit != 0));
+        }
     }
     PageFeatures {
         visible,
@@ -386,7 +397,7 @@ pub fn compute_with_layout(
         title_heading: ctx.heading,
         main_landmark,
         main_start: signals.main_start,
-        declares_discussion: discussion,
+        declares_discussion: declared & names::declared::DISCUSSION != 0,
         keys,
         matrix: FeatureMatrix { data, row_of },
     }

@@ -81,24 +81,87 @@ pub(super) struct ClassGroups {
     pub(super) in_main: Vec<bool>,
     /// The first main landmark ([`PageFeatures::main_landmark`]).
     pub(super) main_landmark: Option<usize>,
-    /// Whether the page declares itself a discussion ([`declares_discussion`]).
-    pub(super) discussion: bool,
+    /// The page types the page declares ([`declared`] bits: schema.org types in microdata and
+    /// JSON-LD, OpenGraph `og:type`).
+    pub(super) declared: u8,
 }
 
-/// Whether a schema.org type reference (a microdata `itemtype` value, or a JSON-LD script's
-/// text) names a discussion: `DiscussionForumPosting` (a forum thread) or `QAPage` (a question
-/// with its answers), as a URL's last segment or a quoted JSON string. O(length).
-pub fn declares_discussion(text: &str) -> bool {
+/// A page type declared by schema.org type or OpenGraph `og:type` ([`declared_types`]).
+pub mod declared {
+    /// An article: Article, NewsArticle, BlogPosting and their kin; `og:type` article.
+    pub const ARTICLE: u8 = 1;
+    /// A product: Product, ProductGroup, IndividualProduct; `og:type` product.
+    pub const PRODUCT: u8 = 2;
+    /// A discussion: DiscussionForumPosting (a forum thread), QAPage (a question and answers).
+    pub const DISCUSSION: u8 = 4;
+    /// A list of things: ItemList, CollectionPage, SearchResultsPage, OfferCatalog.
+    pub const LIST: u8 = 8;
+}
+
+/// schema.org type names and the [`declared`] bit each sets.
+const SCHEMA_TYPES: [(&str, u8); 19] = [
+    ("Article", declared::ARTICLE),
+    ("NewsArticle", declared::ARTICLE),
+    ("BlogPosting", declared::ARTICLE),
+    ("LiveBlogPosting", declared::ARTICLE),
+    ("TechArticle", declared::ARTICLE),
+    ("ScholarlyArticle", declared::ARTICLE),
+    ("ReportageNewsArticle", declared::ARTICLE),
+    ("OpinionNewsArticle", declared::ARTICLE),
+    ("AnalysisNewsArticle", declared::ARTICLE),
+    ("Product", declared::PRODUCT),
+    ("ProductGroup", declared::PRODUCT),
+    ("IndividualProduct", declared::PRODUCT),
+    ("DiscussionForumPosting", declared::DISCUSSION),
+    ("QAPage", declared::DISCUSSION),
+    ("ItemList", declared::LIST),
+    ("CollectionPage", declared::LIST),
+    ("SearchResultsPage", declared::LIST),
+    ("OfferCatalog", declared::LIST),
+    ("ProductCollection", declared::LIST),
+];
+
+/// The [`declared`] bits of the schema.org types a type reference names: a microdata
+/// `itemtype` value or a JSON-LD script's text, each name as a URL's last segment or a quoted
+/// JSON string (`"@type": "NewsArticle"`, `https://schema.org/Product`). Any quoted occurrence
+/// counts, as JSON-LD's types are its only quoted values of these spellings in practice.
+/// O(length × names), each name found by a SIMD substring search.
+pub fn declared_types(text: &str) -> u8 {
     use memchr::memmem;
     let b = text.as_bytes();
-    ["DiscussionForumPosting", "QAPage"].iter().any(|name| {
-        memmem::find_iter(b, name.as_bytes()).any(|at| {
+    let mut bits = 0;
+    for (name, bit) in SCHEMA_TYPES {
+        if bits & bit != 0 {
+            continue;
+        }
+        let named = memmem::find_iter(b, name.as_bytes()).any(|at| {
             let before = at.checked_sub(1).map(|k| b[k]);
             let after = b.get(at + name.len()).copied();
             matches!(before, Some(b'/' | b'"'))
                 && matches!(after, None | Some(b'"' | b' ' | b'\t' | b'\n'))
-        })
-    })
+        });
+        if named {
+            bits |= bit;
+        }
+    }
+    bits
+}
+
+/// The [`declared`] bit of an OpenGraph `og:type` value: `article`, or a product
+/// (`product`, `og:product`, `product.item`, `product.group`); 0 for others (`website`, …).
+fn og_type(value: &str) -> u8 {
+    let v = value.trim().to_ascii_lowercase();
+    let v = v.strip_prefix("og:").unwrap_or(&v);
+    match v.split('.').next() {
+        Some("article") => declared::ARTICLE,
+        Some("product") => declared::PRODUCT,
+        _ => 0,
+    }
+}
+
+/// Whether a type reference (see [`declared_types`]) names a discussion. O(length).
+pub fn declares_discussion(text: &str) -> bool {
+    declared_types(text) & declared::DISCUSSION != 0
 }
 
 /// Per node: its class-name group bits (own tag, role, id and class; of the id and class of
@@ -114,7 +177,7 @@ pub(super) fn class_groups(dom: &Dom) -> ClassGroups {
     let mut inherited = vec![0u32; n];
     let mut in_main = vec![false; n];
     let mut main_landmark = None;
-    let mut discussion = false;
+    let mut declared = 0u8;
     // Short keys from one page: a fast hash (a page crafted to collide is bounded by the
     // page time limit, as any slow page is).
     let mut memo: FxHashMap<&str, u32> = FxHashMap::default();
@@ -181,14 +244,16 @@ pub(super) fn class_groups(dom: &Dom) -> ClassGroups {
                         _ => "",
                     });
                 }
-                "itemtype" => discussion |= declares_discussion(v),
-                "type" if node.tag == Tag::SCRIPT && !discussion => {
+                "itemtype" => declared |= declared_types(v),
+                "type" if node.tag == Tag::SCRIPT => {
                     // JSON-LD: its text is the script's one child.
                     let ld = v.to_ascii_lowercase().contains("ld+json");
-                    discussion = ld
-                        && dom.node(i).end as usize > i + 1
-                        && dom.node(i + 1).kind == Kind::Text
-                        && declares_discussion(dom.text(i + 1));
+                    if ld && node.end as usize > i + 1 && dom.node(i + 1).kind == Kind::Text {
+                        declared |= declared_types(dom.text(i + 1));
+                    }
+                }
+                "property" if node.tag == Tag::META && v.eq_ignore_ascii_case("og:type") => {
+                    declared |= dom.attr(i, "content").map_or(0, og_type);
                 }
                 _ => {}
             }
@@ -205,7 +270,7 @@ pub(super) fn class_groups(dom: &Dom) -> ClassGroups {
         inherited,
         in_main,
         main_landmark,
-        discussion,
+        declared,
     }
 }
 
@@ -379,5 +444,22 @@ mod name_tests {
         assert!(!declares_discussion(r#"{"name": "MyQAPage"}"#));
         assert!(!declares_discussion("QAPage"));
         assert!(!declares_discussion(""));
+        // Every declared kind, in one JSON-LD graph; OpenGraph's own spellings.
+        let graph =
+            r#"[{"@type":"NewsArticle"},{"@type":["Product","Thing"]},{"@type":"ItemList"}]"#;
+        let all = declared::ARTICLE | declared::PRODUCT | declared::LIST;
+        assert_eq!(declared_types(graph), all);
+        assert_eq!(
+            declared_types("http://schema.org/BlogPosting"),
+            declared::ARTICLE
+        );
+        assert_eq!(
+            declared_types(r#"{"@type":"WebPage","name":"Products"}"#),
+            0
+        );
+        assert_eq!(og_type(" Article "), declared::ARTICLE);
+        assert_eq!(og_type("og:product"), declared::PRODUCT);
+        assert_eq!(og_type("product.item"), declared::PRODUCT);
+        assert_eq!(og_type("website"), 0);
     }
 }
