@@ -419,3 +419,53 @@ fn latimes_same_canonical_url_is_a_duplicate_with_a_wrong_gold() {
     assert!(full >= MIN_MATCHES);
     assert!(main >= MIN_MATCHES);
 }
+
+#[test]
+fn cli_input_list_is_read_as_extract_reads_it() {
+    // Runs the binary over several pages: not beside a timed test.
+    let _machine = common::heavy();
+    let d = TempDir::new("list");
+    let files = fixture(&d);
+    let refs: Vec<&Path> = files.iter().map(PathBuf::as_path).collect();
+    let listed: String = files.iter().map(|f| format!("{}\n", f.display())).collect();
+    let list = d.write("list.txt", listed.as_bytes());
+    // The same pages given by path and in a list: the same output, pairs and clusters.
+    for report in [&[][..], &["--clusters"][..]] {
+        let args = [&["dedup", "--mode", "full"][..], report].concat();
+        let by_path = pagelevel(&args, &refs);
+        let by_list = pagelevel(&[&args[..], &["--input-list"]].concat(), &[&list]);
+        assert!(by_path.status.success() && by_list.status.success());
+        assert!(!by_path.stdout.is_empty());
+        assert_eq!(by_list.stdout, by_path.stdout, "{report:?}");
+    }
+    // A list's URLs are the pages' own: every page has one, so the pages have sites.
+    let with_urls: String = files
+        .iter()
+        .enumerate()
+        .map(|(k, f)| format!("{}\thttps://news.example.com/{k}\n", f.display()))
+        .collect();
+    let urls = d.write("urls.txt", with_urls.as_bytes());
+    let o = pagelevel(&["dedup", "--mode", "sitelevel", "--input-list"], &[&urls]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    // A missing file and a bad line are reported each as its input's failure; the run goes on.
+    let bad = format!(
+        "{}\n\tno-path\n{listed}",
+        d.0.join("missing.html").display()
+    );
+    let bad = d.write("bad.txt", bad.as_bytes());
+    let o = pagelevel(&["dedup", "--mode", "full", "--input-list"], &[&bad]);
+    assert_eq!(o.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        err.contains("bad.txt: line 2: expected PATH or PATH<TAB>URL"),
+        "{err}"
+    );
+    let v = lines(&o);
+    let errors: Vec<&serde_json::Value> = v.iter().filter(|l| l.get("error").is_some()).collect();
+    assert_eq!(errors.len(), 1, "{v:?}");
+    assert!(errors[0]["path"]
+        .as_str()
+        .unwrap()
+        .ends_with("missing.html"));
+    assert_eq!(v.iter().filter(|l| l.get("matches").is_some()).count(), 3);
+}

@@ -654,3 +654,71 @@ fn cli_copies_of_one_page_fall_back_after_hashing_and_a_failure_counts_once() {
     assert!(err.contains("pagelevel: 1 input(s) failed"), "{err}");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn cli_input_list_is_read_as_extract_reads_it() {
+    // Runs the binary over several pages: not beside a timed test.
+    let _machine = common::heavy();
+    let dir = temp_dir("list");
+    let crawl = dir.join("crawl");
+    let zoo = crawl.join("zoo.example");
+    std::fs::create_dir_all(&zoo).unwrap();
+    for k in 0..6 {
+        std::fs::write(zoo.join(format!("p{k}.html")), zoo_page(k)).unwrap();
+    }
+    let tiny = crawl.join("tiny.example/a.html");
+    std::fs::create_dir_all(tiny.parent().unwrap()).unwrap();
+    std::fs::write(&tiny, zoo_page(4)).unwrap();
+
+    // A folder and a file, given by path and in a list: the same lines.
+    let list = dir.join("list.txt");
+    std::fs::write(&list, format!("{}\n{}\n", zoo.display(), tiny.display())).unwrap();
+    for extract in [&["--extract"][..], &[][..]] {
+        let args = [&["sitelevel"][..], extract].concat();
+        let (code, by_path, err) = cli(&args, &[&zoo, &tiny]);
+        assert_eq!(code, Some(0), "{err}");
+        assert_eq!(by_path.len(), 7);
+        assert_eq!(by_path[0]["sitelevel"], true);
+        assert_eq!(by_path[6]["sitelevel"], false);
+        let (code, by_list, err) = cli(&[&args[..], &["--input-list"]].concat(), &[&list]);
+        assert_eq!(code, Some(0), "{err}");
+        assert_eq!(by_list, by_path, "{extract:?}");
+    }
+
+    // A missing file and a bad line are reported each as its input's failure; the run goes on.
+    let gone = crawl.join("gone.example/x.html");
+    let bad = dir.join("bad.txt");
+    std::fs::write(
+        &bad,
+        format!(
+            "{}\n\tno-path\n{}\n{}\n",
+            gone.display(),
+            zoo.display(),
+            tiny.display()
+        ),
+    )
+    .unwrap();
+    let (_, good, _) = cli(&["sitelevel", "--extract"], &[&zoo, &tiny]);
+    let (code, got, err) = cli(&["sitelevel", "--extract", "--input-list"], &[&bad]);
+    assert_eq!(code, Some(1), "{err}");
+    assert_eq!(got.len(), 9, "{got:?}");
+    assert_eq!(got[0]["path"], bad.to_string_lossy().as_ref());
+    let e = got[0]["error"].as_str().unwrap();
+    assert!(
+        e.starts_with("line 2: expected PATH or PATH<TAB>URL"),
+        "{e}"
+    );
+    assert_eq!(got[1]["path"], gone.to_string_lossy().as_ref());
+    assert!(got[1]["error"].as_str().is_some(), "{}", got[1]);
+    assert_eq!(&got[2..], &good[..]);
+    assert!(err.contains("2 failed"), "{err}");
+
+    // A list that cannot be read stops the run with its name, as extract's.
+    let (code, _, err) = cli(&["sitelevel", "--input-list"], &[&dir.join("nope.txt")]);
+    assert_eq!(code, Some(2), "{err}");
+    assert!(
+        err.contains("--input-list") && err.contains("nope.txt: cannot read"),
+        "{err}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}

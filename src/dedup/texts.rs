@@ -11,6 +11,7 @@ use crate::config::Deadline;
 use crate::dom::visibility;
 use crate::error::chain;
 use crate::input::manifest::Manifest;
+use crate::input::walk::Input;
 use crate::input::warc::{self, Place};
 use crate::model::Model;
 use crate::output::text::render_text;
@@ -47,11 +48,13 @@ pub enum Source<'a> {
         /// The folder their paths are relative to.
         root: Option<&'a Path>,
     },
-    /// HTML files and WARC files (their records), with one URL for the HTML files.
+    /// HTML files and WARC files (their records), as [`crate::input::walk`] lists them (folders
+    /// walked, input lists read); an input with a [`Input::problem`] is the caller's to report
+    /// and is left out here.
     Files {
         /// The files.
-        paths: &'a [PathBuf],
-        /// The HTML files' URL.
+        inputs: &'a [Input],
+        /// The URL of the HTML files without one of their own ([`Input::url`]).
         url: Option<&'a str>,
     },
 }
@@ -89,7 +92,7 @@ impl Inputs {
                 (pages, sites)
             }
             Source::Manifests { paths, root } => manifest_pages(paths, root)?,
-            Source::Files { paths, url } => return files(paths, url),
+            Source::Files { inputs, url } => return files(inputs, url),
         };
         let offsets = vec![None; pages.len()];
         Ok(Inputs {
@@ -132,17 +135,18 @@ fn manifest_pages(paths: &[PathBuf], root: Option<&Path>) -> Result<(Vec<SitePag
 }
 
 /// HTML files and WARC records; their sites when every page has a URL.
-fn files(paths: &[PathBuf], url: Option<&str>) -> Result<Inputs> {
+fn files(inputs: &[Input], url: Option<&str>) -> Result<Inputs> {
     let mut pages = Vec::new();
     let mut offsets = Vec::new();
-    for p in paths {
+    for input in inputs.iter().filter(|i| i.problem.is_none()) {
+        let p = &input.path;
         let path = p.to_string_lossy().into_owned();
         if !warc::is_warc(p) {
             pages.push(SitePage {
                 path: path.clone(),
                 id: path,
                 file: p.clone(),
-                url: url.map(str::to_owned),
+                url: input.url.as_deref().or(url).map(str::to_owned),
                 gold: None,
             });
             offsets.push(None);

@@ -285,6 +285,16 @@ pub fn group_site_dir(dir: &Path) -> Result<Vec<SiteGroup>> {
 /// # Complexity
 /// O(files) plus one `stat` per path and one listing per folder.
 pub fn group_paths(paths: &[PathBuf]) -> Result<Vec<SiteGroup>> {
+    let files = page_files(paths)?;
+    Ok(group_files(files.into_iter().map(|f| (f, None))))
+}
+
+/// The page files of `paths` as [`group_paths`] reaches them: a file as itself, a folder
+/// walked.
+///
+/// # Errors
+/// [`Error::Io`] if a folder cannot be listed.
+pub fn page_files(paths: &[PathBuf]) -> Result<Vec<PathBuf>> {
     let mut files = Vec::new();
     for path in paths {
         // Anything but a folder is a page: one that cannot be read fails alone when loaded.
@@ -294,7 +304,17 @@ pub fn group_paths(paths: &[PathBuf]) -> Result<Vec<SiteGroup>> {
             files.push(path.clone());
         }
     }
-    let pages = files.into_iter().map(|file| {
+    Ok(files)
+}
+
+/// Groups page files, each with its URL when known (an input list's `PATH<TAB>URL`), as
+/// [`group_paths`] groups the files it reaches: a page's site is the folder it is in; sites in
+/// the order of their first page, each with its pages in input order.
+///
+/// # Complexity
+/// O(files).
+pub fn group_files(files: impl IntoIterator<Item = (PathBuf, Option<String>)>) -> Vec<SiteGroup> {
+    let pages = files.into_iter().map(|(file, url)| {
         let site = match file.parent() {
             Some(d) if !d.as_os_str().is_empty() => d.to_string_lossy().into_owned(),
             _ => ".".to_owned(),
@@ -307,15 +327,15 @@ pub fn group_paths(paths: &[PathBuf]) -> Result<Vec<SiteGroup>> {
             path: file.to_string_lossy().into_owned(),
             id: page_id(&name),
             file,
-            url: None,
+            url,
             gold: None,
         };
         (site, page)
     });
-    Ok(group_in_order(pages)
+    group_in_order(pages)
         .into_iter()
         .map(|(name, pages)| SiteGroup { name, pages })
-        .collect())
+        .collect()
 }
 
 /// Appends the pages under `dir` ([`is_page_name`]), depth first, names sorted.

@@ -17,28 +17,32 @@ use pagelevel::dedup::lines::Report;
 use pagelevel::dedup::texts::{Inputs, Mode, Source, Texts, MODES};
 
 use crate::extract::line;
+use crate::pages::InputList;
 use crate::pipeline_args::PipelineArgs;
 
 /// Arguments of `pagelevel dedup`.
 #[derive(clap::Args)]
 pub struct Args {
-    /// HTML pages (.html or .html.gz) and WARC files (.warc, .warc.gz: their HTML responses);
-    /// instead, give --manifest or --site-dir.
-    #[arg(conflicts_with_all = ["manifest", "site_dir"], required_unless_present_any = ["manifest", "site_dir"])]
+    /// HTML pages (.html or .html.gz), WARC files (.warc, .warc.gz: their HTML responses) and
+    /// folders (walked as `extract` walks them); instead, give --manifest or --site-dir.
+    #[arg(conflicts_with_all = ["manifest", "site_dir"], required_unless_present_any = ["manifest", "site_dir", "input_list"])]
     pages: Vec<PathBuf>,
+    #[command(flatten)]
+    list: InputList,
     /// Which text is shingled: all visible text, the SiteLevel text or the PageLevel main text.
     #[arg(long, value_enum, default_value_t = Mode::Pagelevel)]
     mode: Mode,
     /// Manifest(s) in the ../shared/data format; pages are grouped by site within each manifest.
-    #[arg(long, value_name = "M", num_args = 1.., conflicts_with = "site_dir")]
+    #[arg(long, value_name = "M", num_args = 1.., conflicts_with_all = ["site_dir", "input_list"])]
     manifest: Vec<PathBuf>,
     /// Folder the manifests' paths are relative to (default: found next to each manifest).
     #[arg(long, value_name = "DIR", requires = "manifest")]
     root: Option<PathBuf>,
     /// A folder holding one folder of pages per site (instead of --manifest or PAGE...).
-    #[arg(long, value_name = "DIR")]
+    #[arg(long, value_name = "DIR", conflicts_with = "input_list")]
     site_dir: Option<PathBuf>,
-    /// The pages' URL (for the intra-site link feature), for PAGE... only.
+    /// The pages' URL (for the intra-site link feature), for PAGE... and listed pages without
+    /// their own.
     #[arg(long)]
     url: Option<String>,
     /// Print one line per page with its sketch, {"path", "words", "sketch"}, instead of pairs.
@@ -70,6 +74,20 @@ pub fn run(args: Args) -> anyhow::Result<usize> {
         opts: args.pipeline.options(),
         limits: args.timeout.with(args.pipeline.limits.limits()),
     };
+    // Pages by path go through the page commands' input code: folders walked, the list read;
+    // a bad line of the list is reported as its input's failure and the run goes on.
+    let files = if args.site_dir.is_none() && args.manifest.is_empty() {
+        args.list.inputs(&args.pages)?
+    } else {
+        Vec::new()
+    };
+    let mut failed = 0;
+    for i in &files {
+        if let Some(p) = &i.problem {
+            eprintln!("pagelevel: {}: {p}", i.path.display());
+            failed += 1;
+        }
+    }
     let source = if let Some(dir) = &args.site_dir {
         Source::SiteDir(dir)
     } else if !args.manifest.is_empty() {
@@ -79,13 +97,13 @@ pub fn run(args: Args) -> anyhow::Result<usize> {
         }
     } else {
         Source::Files {
-            paths: &args.pages,
+            inputs: &files,
             url: args.url.as_deref(),
         }
     };
     let inputs = Inputs::load(source)?;
     if args.evaluate {
-        return evaluate(&args, &ctx, &inputs);
+        return Ok(failed + evaluate(&args, &ctx, &inputs)?);
     }
     let report = if args.sketches {
         Report::Sketches
@@ -108,7 +126,7 @@ pub fn run(args: Args) -> anyhow::Result<usize> {
         out.write_all(&line(l)?)?;
     }
     out.flush()?;
-    Ok(lines.errors.len())
+    Ok(failed + lines.errors.len())
 }
 
 /// Measures the three modes on gold-labelled pairs; prints Markdown tables on stdout.

@@ -29,10 +29,8 @@ pub struct PageInputs {
     /// gzipped or not) from standard input.
     #[arg(required_unless_present = "input_list")]
     pub pages: Vec<PathBuf>,
-    /// A file listing inputs, one a line: a path (page, WARC file or folder), or a path, a tab
-    /// and the page's URL. Blank lines are skipped. Read after the PAGES given.
-    #[arg(long, value_name = "FILE")]
-    pub input_list: Option<PathBuf>,
+    #[command(flatten)]
+    pub list: InputList,
     /// The pages' URL (for the intra-site link feature; WARC records use their target URI, and
     /// an input list's URLs come first).
     #[arg(long)]
@@ -113,19 +111,44 @@ pub fn failure(origin: &Origin, e: &anyhow::Error, line: Vec<u8>) -> Outcome {
     }
 }
 
+/// `--input-list`, read the same way by every command that takes pages by path (the page
+/// commands, `dedup`, `sitelevel`).
+#[derive(clap::Args, Debug, Clone)]
+pub struct InputList {
+    /// A file listing inputs, one a line: a path (page, WARC file or folder), or a path, a tab
+    /// and the page's URL. Blank lines are skipped. Read after the PAGES given.
+    #[arg(long, value_name = "FILE")]
+    pub input_list: Option<PathBuf>,
+}
+
+impl InputList {
+    /// The inputs `paths` name (folders walked, [`walk::expand`]), then the list's.
+    pub fn inputs(&self, paths: &[PathBuf]) -> anyhow::Result<Vec<Input>> {
+        let mut inputs = walk::expand(paths);
+        inputs.extend(self.listed()?);
+        Ok(inputs)
+    }
+
+    /// The list's inputs ([`walk::read_list`]; none without `--input-list`): a bad line is an
+    /// input with a problem, to report as that input's failure; a list that cannot be read is
+    /// the error.
+    pub fn listed(&self) -> anyhow::Result<Vec<Input>> {
+        let Some(list) = &self.input_list else {
+            return Ok(Vec::new());
+        };
+        walk::read_list(list).map_err(|e| match e {
+            pagelevel::Error::Io { source, .. } => anyhow::Error::new(source)
+                .context(format!("--input-list {}: cannot read", list.display())),
+            e => e.into(),
+        })
+    }
+}
+
 impl PageInputs {
     /// The inputs in order: the pages given (folders walked), then the input list's.
     pub fn inputs(&self) -> anyhow::Result<Vec<Input>> {
         check_stdin(&self.pages)?;
-        let mut inputs = walk::expand(&self.pages);
-        if let Some(list) = &self.input_list {
-            let listed = walk::read_list(list).map_err(|e| match e {
-                pagelevel::Error::Io { source, .. } => anyhow::Error::new(source)
-                    .context(format!("--input-list {}: cannot read", list.display())),
-                e => e.into(),
-            })?;
-            inputs.extend(listed);
-        }
+        let inputs = self.list.inputs(&self.pages)?;
         let stdin = inputs.iter().filter(|i| walk_stdin(i)).count();
         if stdin > 1 {
             anyhow::bail!("`-` (standard input) may be given once");

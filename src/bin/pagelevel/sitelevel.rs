@@ -18,24 +18,28 @@ use pagelevel::site::report::{self, Fallback, GoldTable, LineOptions, SiteRuns};
 use pagelevel::site::{self, GoldTotals, Outcome, RunOptions, SiteGroup, SitePage};
 use rayon::prelude::*;
 
+use crate::pages::InputList;
 use crate::pipeline_args::PipelineArgs;
 
 /// Arguments of `pagelevel sitelevel`.
 #[derive(clap::Args, Debug)]
-#[command(group(clap::ArgGroup::new("input").required(true).multiple(true).args(["pages", "manifest", "site_dir", "warc"])))]
+#[command(group(clap::ArgGroup::new("input").required(true).multiple(true).args(["pages", "manifest", "site_dir", "warc", "input_list"])))]
 pub struct Args {
     /// HTML pages and folders of pages (walked recursively); a page's site is the folder it is
     /// in. WARC files given here are read as with --warc.
     #[arg(value_name = "PAGE|DIR", conflicts_with_all = ["manifest", "site_dir"])]
     pages: Vec<PathBuf>,
+    // Pages, folders and WARC files as PAGE|DIR, one a line (`PATH<TAB>URL`: the page's URL).
+    #[command(flatten)]
+    list: InputList,
     /// Manifest (JSON Lines in the ../shared/data format); pages are grouped by their `site`.
-    #[arg(long, value_name = "M")]
+    #[arg(long, value_name = "M", conflicts_with = "input_list")]
     manifest: Option<PathBuf>,
     /// Folder the manifest's paths are relative to (default: the manifest's folder if they resolve there, else its parent).
     #[arg(long, value_name = "DIR", requires = "manifest")]
     root: Option<PathBuf>,
     /// A folder holding one folder of pages per site (instead of --manifest).
-    #[arg(long, value_name = "DIR", conflicts_with = "manifest")]
+    #[arg(long, value_name = "DIR", conflicts_with_all = ["manifest", "input_list"])]
     site_dir: Option<PathBuf>,
     /// WARC files (.warc, .warc.gz): their HTML responses, grouped into sites by the registrable
     /// domain of the target URI wherever the records are in a file (docs/warc.md).
@@ -134,7 +138,13 @@ impl Args {
     }
 }
 
-fn groups(args: &Args, pages: &[PathBuf]) -> anyhow::Result<Vec<SiteGroup>> {
+/// The sites of the pages given by path (folders walked) and then of the input list's pages,
+/// each with its URL.
+fn groups(
+    args: &Args,
+    pages: &[PathBuf],
+    listed: Vec<(PathBuf, Option<String>)>,
+) -> anyhow::Result<Vec<SiteGroup>> {
     if let Some(m) = &args.manifest {
         let manifest = Manifest::load(m, args.root.as_deref())
             .with_context(|| format!("reading manifest {}", m.display()))?;
@@ -142,7 +152,8 @@ fn groups(args: &Args, pages: &[PathBuf]) -> anyhow::Result<Vec<SiteGroup>> {
     } else if let Some(d) = &args.site_dir {
         Ok(site::group_site_dir(d)?)
     } else {
-        Ok(site::group_paths(pages)?)
+        let given = site::page_files(pages)?.into_iter().map(|f| (f, None));
+        Ok(site::group_files(given.chain(listed)))
     }
 }
 
@@ -237,9 +248,21 @@ pub fn run(args: Args) -> anyhow::Result<usize> {
     };
     let (warcs, pages): (Vec<PathBuf>, Vec<PathBuf>) =
         args.pages.iter().cloned().partition(|p| warc::is_warc(p));
-    let warcs: Vec<PathBuf> = args.warc.iter().cloned().chain(warcs).collect();
-    let groups = if args.manifest.is_some() || args.site_dir.is_some() || !pages.is_empty() {
-        groups(&args, &pages)?
+    let mut warcs: Vec<PathBuf> = args.warc.iter().cloned().chain(warcs).collect();
+    // The input list is read as the page commands read it; its WARC files join --warc's, its
+    // pages those given by path, and a bad line is reported as that input's failure.
+    let mut problems = Vec::new();
+    let mut listed = Vec::new();
+    for i in args.list.listed()? {
+        match i.problem {
+            Some(p) => problems.push((i.path, p)),
+            None if warc::is_warc(&i.path) => warcs.push(i.path),
+            None => listed.push((i.path, i.url)),
+        }
+    }
+    let by_path = !pages.is_empty() || !listed.is_empty();
+    let groups = if args.manifest.is_some() || args.site_dir.is_some() || by_path {
+        groups(&args, &pages, listed)?
     } else {
         Vec::new()
     };
@@ -257,6 +280,14 @@ pub fn run(args: Args) -> anyhow::Result<usize> {
         skipped: 0,
         pending: Vec::new(),
     };
+    for (path, problem) in problems {
+        eprintln!("pagelevel sitelevel: {}: {problem}", path.display());
+        let path = path.to_string_lossy();
+        out.write(&crate::extract::line(
+            &serde_json::json!({"path": path, "error": problem}),
+        )?)?;
+        out.failed += 1;
+    }
     let with_fallback = !args.no_fallback;
     let min_pages = options.sitelevel.min_pages;
     let window = options.window.max(1);
