@@ -8,10 +8,12 @@
 use std::collections::{BTreeMap, HashSet};
 use std::io::{IsTerminal, Write};
 use std::path::{Component, Path, PathBuf};
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::Arc;
 use std::time::Instant;
 
 use anyhow::Context as _;
-use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressState, ProgressStyle};
 use pagelevel::batch::{analyze_job, JobOptions};
 use pagelevel::input::jobs::{check_stdin, Job, Jobs, Origin};
 use pagelevel::input::walk::{self, Input};
@@ -86,8 +88,6 @@ struct Item {
     /// The output file, relative to the output folder (`None` for a failure without a page).
     file: Option<PathBuf>,
     outcome: Outcome,
-    /// Bytes of the inputs behind the page (for the progress bar).
-    pos: u64,
 }
 
 /// The kind of `e` for the summary: the library error's kind, else `other`.
@@ -173,7 +173,8 @@ impl PageInputs {
             None => None,
         };
         let total: u64 = inputs.iter().filter_map(|i| i.size).sum();
-        let bar = bar(total);
+        let done = Done::default();
+        let bar = bar(total, &done);
         let start = Instant::now();
         let mut sink = Sink {
             dir,
@@ -184,7 +185,6 @@ impl PageInputs {
             written: HashSet::new(),
             stats: Stats::default(),
             bar: bar.clone(),
-            start,
         };
         let note_bar = bar.clone();
         let jobs = Jobs::new(&inputs, limits, |path, skipped| {
@@ -218,25 +218,24 @@ impl PageInputs {
             items,
             |(job, pos)| {
                 let file = out_dir.as_ref().and_then(|_| output_file(&job, format.ext));
-                if skip {
-                    if let (Some(d), Some(f)) = (&out_dir, &file) {
-                        if d.join(f).exists() {
-                            return Item {
-                                name: job_name(&job),
-                                file,
-                                outcome: Outcome::Skipped,
-                                pos,
-                            };
-                        }
+                let exists =
+                    skip && matches!((&out_dir, &file), (Some(d), Some(f)) if d.join(f).exists());
+                let item = if exists {
+                    Item {
+                        name: job_name(&job),
+                        file,
+                        outcome: Outcome::Skipped,
                     }
-                }
-                let (name, outcome) = work(job);
-                Item {
-                    name,
-                    file,
-                    outcome,
-                    pos,
-                }
+                } else {
+                    let (name, outcome) = work(job);
+                    Item {
+                        name,
+                        file,
+                        outcome,
+                    }
+                };
+                done.page(&bar, pos);
+                item
             },
             |item| sink.push(item),
         )?;
@@ -477,20 +476,12 @@ struct Sink<W: Write> {
     written: HashSet<PathBuf>,
     stats: Stats,
     bar: ProgressBar,
-    start: Instant,
 }
 
 impl<W: Write> Sink<W> {
     fn push(&mut self, item: Item) -> std::io::Result<()> {
         self.seen += 1;
         self.stats.pages += 1;
-        self.bar.set_position(item.pos);
-        let secs = self.start.elapsed().as_secs_f64().max(1e-3);
-        self.bar.set_message(format!(
-            "{} pages, {:.1} pages/s",
-            self.seen,
-            self.seen as f64 / secs
-        ));
         if self.dir.is_some() {
             return self.write_file(item);
         }
@@ -587,24 +578,54 @@ impl<W: Write> Sink<W> {
     }
 }
 
+/// The pages done and the input bytes reached, counted on the worker threads as each page
+/// ends (results are written a window later); the bar reads them when it draws, so a page
+/// costs two atomic operations, not a lock.
+#[derive(Clone, Default)]
+struct Done {
+    pages: Arc<AtomicU64>,
+    bytes: Arc<AtomicU64>,
+}
+
+impl Done {
+    /// Counts a page whose input ends `pos` bytes into the inputs, and moves the bar there
+    /// (pages end out of order within a window: the bar shows the furthest).
+    fn page(&self, bar: &ProgressBar, pos: u64) {
+        self.pages.fetch_add(1, Ordering::Relaxed);
+        let furthest = self.bytes.fetch_max(pos, Ordering::Relaxed).max(pos);
+        bar.set_position(furthest);
+    }
+}
+
 /// A progress bar on stderr when it is a terminal (hidden otherwise) over `total` bytes of
-/// input: position, pages so far and pages/s in its message, and an ETA; a spinner when the
-/// total is not known (standard input).
-fn bar(total: u64) -> ProgressBar {
+/// input: position, the pages `done` and pages/s, and an ETA; a spinner when the total is not
+/// known (standard input).
+fn bar(total: u64, done: &Done) -> ProgressBar {
     if !std::io::stderr().is_terminal() {
         return ProgressBar::with_draw_target(Some(total), ProgressDrawTarget::hidden());
     }
+    let pages = done.pages.clone();
+    let key = move |state: &ProgressState, w: &mut dyn std::fmt::Write| {
+        let n = pages.load(Ordering::Relaxed);
+        let secs = state.elapsed().as_secs_f64().max(1e-3);
+        let _ = std::fmt::Write::write_fmt(
+            w,
+            format_args!("{n} pages, {:.1} pages/s", n as f64 / secs),
+        );
+    };
     if total == 0 {
         let bar = ProgressBar::new_spinner();
         bar.set_style(
-            ProgressStyle::with_template("{spinner} {msg} {elapsed}")
+            ProgressStyle::with_template("{spinner} {pages} {elapsed}")
+                .map(|s| s.with_key("pages", key))
                 .unwrap_or_else(|_| ProgressStyle::default_spinner()),
         );
         return bar;
     }
     let bar = ProgressBar::new(total);
     bar.set_style(
-        ProgressStyle::with_template("{bar:30} {percent:>3}% {msg}, eta {eta}")
+        ProgressStyle::with_template("{bar:30} {percent:>3}% {pages}, eta {eta}")
+            .map(|s| s.with_key("pages", key))
             .unwrap_or_else(|_| ProgressStyle::default_bar()),
     );
     bar
