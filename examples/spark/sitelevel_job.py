@@ -5,10 +5,11 @@
 Records are keyed by their URL's registrable domain (``pagelevel.site``: public suffix list),
 grouped with ``groupByKey``, and each site's pages (sorted by URL, so the result does not
 depend on partitioning) go through one ``pagelevel.SiteLevel``. Writes one JSON line per page:
-``{"site", "url", "labels": [{"path", "template"}, …]}`` (with ``--extract``: ``{"site",
-"url", "text"}``, the text outside templates), or ``{"site", "url", "skipped"}`` for the pages
-of a site with too few distinct pages, ``{"site", "url", "error"}`` for a page that cannot be
-read. A site's pages are held in one executor's memory while it is labelled.
+``{"site", "url", "sitelevel", "labels": [{"path", "template"}, …]}`` (with ``--extract``:
+``{"site", "url", "sitelevel", "text"}``, the text outside templates), or ``{"site", "url",
+"error"}`` for a page that cannot be read. The pages of a site with too few distinct pages for
+SiteLevel get PageLevel's labels or main text with ``"sitelevel": false``, as ``pagelevel
+sitelevel`` gives them. A site's pages are held in one executor's memory while it is labelled.
 """
 
 from __future__ import annotations
@@ -82,15 +83,20 @@ def label_site(
             yield json.dumps({"site": site, "url": url, "error": str(e)}, ensure_ascii=False)
     try:
         out = run.texts() if extract else run.labels()
+        by_sitelevel = run.sitelevel
     except pagelevel.PageLevelError as e:
+        # texts() stops at the first page PageLevel could not analyse (labels() says it per page).
         for url in added:
-            yield json.dumps({"site": site, "url": url, "skipped": str(e)}, ensure_ascii=False)
+            yield json.dumps({"site": site, "url": url, "error": str(e)}, ensure_ascii=False)
         return
     for url, value in zip(added, out):
+        row = {"site": site, "url": url, "sitelevel": by_sitelevel}
         if extract:
-            row = {"site": site, "url": url, "text": value}
+            row["text"] = value
+        elif "error" in value:
+            row["error"] = value["error"]
         else:
-            row = {"site": site, "url": url, "labels": value["labels"]}
+            row["labels"] = value["labels"]
         yield json.dumps(row, ensure_ascii=False)
 
 

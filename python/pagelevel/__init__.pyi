@@ -1,5 +1,6 @@
 from collections.abc import Iterable, Sequence
 from typing import Generic, Literal, TypedDict, TypeVar, Union, final, overload
+from typing_extensions import Required
 
 __all__ = [
     "FORMATS",
@@ -48,9 +49,13 @@ class _Label(TypedDict):
     path: str
     template: bool
 
-class _PageLabels(TypedDict):
-    url: str | None
+class _PageLabels(TypedDict, total=False):
+    """A page's labels; `error` in their place for a page PageLevel could not analyse."""
+
+    url: Required[str | None]
+    sitelevel: Required[bool]
     labels: list[_Label]
+    error: str
 
 class _Metadata(TypedDict, total=False):
     """A page's metadata; a field the page does not give is absent (never an empty string)."""
@@ -143,9 +148,13 @@ def site(url: str) -> str | None:
 
 @final
 class SiteLevel:
-    """SiteLevel(θ): subtrees occurring on at least max(2, ⌈θ·N⌉) of a site's N pages are template."""
+    """SiteLevel(θ): subtrees occurring on at least max(2, ⌈θ·N⌉) of a site's N pages are template.
 
-    def __new__(cls, theta: float = 0.1) -> SiteLevel: ...
+    A site with too few distinct pages for SiteLevel gets PageLevel's labels and texts instead
+    (`sitelevel` is then False), as `pagelevel sitelevel` gives them; with `fallback=False`,
+    `labels` and `texts` raise PageLevelError for it."""
+
+    def __new__(cls, theta: float = 0.1, *, fallback: bool = True) -> SiteLevel: ...
     def add(
         self,
         url: str | None,
@@ -155,13 +164,20 @@ class SiteLevel:
     ) -> int:
         """Adds a page of the site; returns its index. Raises PageLevelError if it cannot be
         read or takes over `timeout_ms` (0 = no limit). `parser` as for `extract`."""
+    @property
+    def sitelevel(self) -> bool:
+        """Whether the labels and texts are SiteLevel's: False when the site has too few
+        distinct pages and they are PageLevel's (the CLI's "sitelevel" field). Raises
+        PageLevelError when SiteLevel refuses the site and there is no fallback."""
     def labels(self) -> list[_PageLabels]:
         """Per page in the order added, the template label of every element and text node
-        (the lines of `pagelevel sitelevel`). Raises PageLevelError when the site has too few
-        distinct pages."""
+        (the lines of `pagelevel sitelevel`), with "sitelevel"; "error" instead of "labels"
+        for a page PageLevel could not analyse. Raises PageLevelError when the site has too
+        few distinct pages and there is no fallback."""
     def texts(self) -> list[str]:
         """Per page in the order added, its visible text outside templates
-        (`pagelevel sitelevel --extract`)."""
+        (`pagelevel sitelevel --extract`): PageLevel's main text when `sitelevel` is False.
+        Raises PageLevelError for the first page PageLevel could not analyse."""
     def __len__(self) -> int: ...
 
 # What an Extractor's `extract` returns: a str, or a dict with `with_metadata=True`.

@@ -654,40 +654,69 @@ type PageResult<T> = (Option<String>, Result<T, String>);
 /// Adding hashes the page (O(n log n) for n nodes); labels cost O(n) per page, one thread (a
 /// Spark executor core runs one site at a time). Every added page's parsed DOM is kept until
 /// the object is dropped, so memory grows with the site (the CLI re-reads its files instead).
+/// A site with too few distinct pages gets PageLevel's labels and texts instead, as the CLI's
+/// `sitelevel` gives them ([`site::report::Fallback`]), unless made with `fallback=False`.
 #[pyclass(module = "pagelevel")]
 struct SiteLevel {
     options: sitelevel::SiteLevelOptions,
-    /// Added pages in order: URL, parsed page, index in `run`.
-    pages: Vec<(Option<String>, Page, usize)>,
+    /// Added pages in order: URL, parsed page, its limits (for a PageLevel run), index in `run`.
+    pages: Vec<(Option<String>, Page, Limits, usize)>,
     run: sitelevel::SiteLevel,
-    finished: bool,
+    /// Whether a site SiteLevel refuses for too few distinct pages gets PageLevel's output.
+    fallback: bool,
+    /// `None` until the run is finished for the pages added; then whether its labels are
+    /// SiteLevel's (`false`: the site was too small and they are PageLevel's).
+    by_sitelevel: Option<bool>,
 }
 
 impl SiteLevel {
-    /// Finishes the run if needed and computes `f(page, labels)` for every page.
+    /// Finishes the run if needed: whether SiteLevel labels the site (`false`: too few
+    /// distinct pages, and PageLevel stands in); the error when it refuses without fallback.
+    fn verdict(&mut self) -> Result<bool, String> {
+        if let Some(v) = self.by_sitelevel {
+            return Ok(v);
+        }
+        let v = match self.run.finish() {
+            Ok(_) => true,
+            Err(sitelevel::SiteError::TooFewPages { .. }) if self.fallback => false,
+            Err(e) => return Err(e.to_string()),
+        };
+        self.by_sitelevel = Some(v);
+        Ok(v)
+    }
+
+    /// Finishes the run if needed and computes, for every page, `by_sitelevel(page, labels)`,
+    /// or `by_pagelevel(analysis)` when the site is too small for SiteLevel; with whether
+    /// SiteLevel labelled it.
     fn per_page<T: Send>(
         &mut self,
         py: Python<'_>,
-        f: impl Fn(&Page, &[bool]) -> T + Send + Sync,
-    ) -> PyResult<Vec<PageResult<T>>> {
+        by_sitelevel: impl Fn(&Page, &[bool]) -> T + Send + Sync,
+        by_pagelevel: impl Fn(&Analysis) -> T + Send + Sync,
+    ) -> PyResult<(bool, Vec<PageResult<T>>)> {
         py.allow_threads(|| {
-            if !self.finished {
-                self.run.finish().map_err(|e| e.to_string())?;
-                self.finished = true;
-            }
+            let labelled = self.verdict()?;
             let run = &self.run;
-            Ok::<_, String>(
-                self.pages
-                    .iter()
-                    .map(|(url, page, k)| {
-                        let out = run
-                            .labels_of(*k, &SiteTree::new(&page.dom))
-                            .map(|labels| f(page, &labels))
-                            .map_err(|e| e.to_string());
-                        (url.clone(), out)
-                    })
-                    .collect(),
-            )
+            let options = Options::default();
+            let rows = self.pages.iter().map(|(url, page, limits, k)| {
+                let out = if labelled {
+                    run.labels_of(*k, &SiteTree::new(&page.dom))
+                        .map(|labels| by_sitelevel(page, &labels))
+                        .map_err(|e| e.to_string())
+                } else {
+                    let fallback = site::report::Fallback {
+                        model: Model::embedded(),
+                        options: &options,
+                        limits: *limits,
+                    };
+                    // The page stays for later calls: the pipeline runs on a copy.
+                    fallback
+                        .analyze(page.clone(), &limits.deadline())
+                        .map(|a| by_pagelevel(&a))
+                };
+                (url.clone(), out)
+            });
+            Ok::<_, String>((labelled, rows.collect()))
         })
         .map_err(PageLevelError::new_err)
     }
@@ -696,17 +725,20 @@ impl SiteLevel {
 #[pymethods]
 impl SiteLevel {
     /// θ: a subtree is template when it occurs on at least max(2, ⌈θ·N⌉) of the N pages.
+    /// `fallback`: a site with too few distinct pages gets PageLevel's labels and texts
+    /// (`False`: `labels` and `texts` raise PageLevelError for it).
     #[new]
     // The literal (sitelevel::DEFAULT_THETA) shows in Python's signature; an expression would not.
-    #[pyo3(signature = (theta=0.1))]
-    fn new(theta: f64) -> PyResult<Self> {
+    #[pyo3(signature = (theta=0.1, *, fallback=true))]
+    fn new(theta: f64, fallback: bool) -> PyResult<Self> {
         sitelevel::min_pages_for(1, theta).map_err(|e| PyValueError::new_err(e.to_string()))?;
         let options = sitelevel::SiteLevelOptions::with_theta(theta);
         Ok(SiteLevel {
             run: sitelevel::SiteLevel::new(options.clone()),
             options,
             pages: Vec::new(),
-            finished: false,
+            fallback,
+            by_sitelevel: None,
         })
     }
 
@@ -732,8 +764,8 @@ impl SiteLevel {
             Ok::<_, String>((page, hashes))
         })?;
         let k = self.run.add_page_hashes(page.1);
-        self.finished = false;
-        self.pages.push((input.url, page.0, k));
+        self.by_sitelevel = None;
+        self.pages.push((input.url, page.0, limits, k));
         Ok(self.pages.len() - 1)
     }
 
@@ -742,31 +774,53 @@ impl SiteLevel {
         self.pages.len()
     }
 
-    /// Per page in the order added, `{"url", "labels": [{"path", "template"}, …]}` over its
-    /// elements and non-blank text nodes (the lines of `pagelevel sitelevel`). Raises
-    /// PageLevelError when the site has too few distinct pages.
+    /// Whether the labels and texts are SiteLevel's: `False` when the site has too few
+    /// distinct pages and they are PageLevel's (the CLI's `"sitelevel"` field). Finishes the
+    /// run; PageLevelError when SiteLevel refuses the site and there is no fallback.
+    #[getter]
+    fn sitelevel(&mut self, py: Python<'_>) -> PyResult<bool> {
+        py.allow_threads(|| self.verdict())
+            .map_err(PageLevelError::new_err)
+    }
+
+    /// Per page in the order added, `{"url", "sitelevel", "labels": [{"path", "template"},
+    /// …]}` over its elements and non-blank text nodes (the lines of `pagelevel sitelevel`),
+    /// or `{"url", "sitelevel", "error"}` for a page PageLevel could not analyse. Raises
+    /// PageLevelError when the site has too few distinct pages and there is no fallback.
     fn labels(&mut self, py: Python<'_>) -> PyResult<PyObject> {
-        let rows = self.per_page(py, |page, labels| {
+        let reported = |dom: &pagelevel::dom::Dom, labels: &[bool]| {
             let mut out = Vec::new();
-            site::for_each_reported(&page.dom, |i, path| {
+            site::for_each_reported(dom, |i, path| {
                 out.push(serde_json::json!({"path": path, "template": labels[i]}));
             });
             out
-        })?;
+        };
+        let (labelled, rows) = self.per_page(
+            py,
+            |page, labels| reported(&page.dom, labels),
+            |a| reported(&a.page.dom, &site::report::pagelevel_labels(a)),
+        )?;
         let json: Vec<serde_json::Value> = rows
             .into_iter()
             .map(|(url, r)| match r {
-                Ok(labels) => serde_json::json!({"url": url, "labels": labels}),
-                Err(e) => serde_json::json!({"url": url, "error": e}),
+                Ok(labels) => {
+                    serde_json::json!({"url": url, "sitelevel": labelled, "labels": labels})
+                }
+                Err(e) => serde_json::json!({"url": url, "sitelevel": labelled, "error": e}),
             })
             .collect();
         json_to_py(py, &serde_json::Value::Array(json).to_string())
     }
 
     /// Per page in the order added, its visible text outside templates (the `text` of
-    /// `pagelevel sitelevel --extract`).
+    /// `pagelevel sitelevel --extract`): PageLevel's main text when `sitelevel` is False.
+    /// Raises PageLevelError for the first page PageLevel could not analyse.
     fn texts(&mut self, py: Python<'_>) -> PyResult<Vec<String>> {
-        let rows = self.per_page(py, |page, labels| site::extract_text(&page.dom, labels))?;
+        let (_, rows) = self.per_page(
+            py,
+            |page, labels| site::extract_text(&page.dom, labels),
+            |a| a.main_text(),
+        )?;
         rows.into_iter()
             .map(|(_, r)| r.map_err(PageLevelError::new_err))
             .collect()

@@ -138,14 +138,43 @@ def test_sitelevel_matches_the_cli(cli, tmp_path):
 def test_sitelevel_errors():
     with pytest.raises(ValueError, match=r"theta must be in \(0, 1\], got 0"):
         pagelevel.SiteLevel(0)
-    run = pagelevel.SiteLevel()
+    run = pagelevel.SiteLevel(fallback=False)
     for u, h in site_pages(3):
         run.add(u, h)
-    with pytest.raises(pagelevel.PageLevelError, match="has 3 distinct pages; SiteLevel needs at least 5"):
-        run.labels()
+    for call in (run.labels, run.texts, lambda: run.sitelevel):
+        with pytest.raises(pagelevel.PageLevelError, match="has 3 distinct pages; SiteLevel needs at least 5"):
+            call()
     with pytest.raises(pagelevel.PageLevelError):
         run.add(None, b"\x1f\x8b\x08\x00broken")
     assert len(run) == 3
+
+
+def test_a_site_too_small_for_sitelevel_gets_pagelevel_text_as_the_cli_gives_it(cli, tmp_path):
+    # 3 pages, fewer than the 5 SiteLevel needs: PageLevel's text and labels, sitelevel False.
+    site = tmp_path / "news.example.com"
+    site.mkdir()
+    run = pagelevel.SiteLevel()
+    # No URLs: the CLI's pages in a folder have none (a URL feeds the link features).
+    pages = [h for _, h in site_pages(3)]
+    for k, h in enumerate(pages):
+        (site / f"p{k}.html").write_text(h)
+        run.add(None, h)
+    assert run.sitelevel is False
+    texts = run.texts()
+    assert texts == [pagelevel.extract(h) for h in pages]
+    assert texts[1].startswith("Story number b\n") and "Copyright" not in texts[1]
+    labels = run.labels()
+    assert [row["sitelevel"] for row in labels] == [False] * 3
+    lines = cli("sitelevel", "--site-dir", str(tmp_path), "--extract")
+    assert [(line["sitelevel"], line["text"]) for line in lines] == [(False, t) for t in texts]
+    lines = cli("sitelevel", "--site-dir", str(tmp_path))
+    assert [line["labels"] for line in lines] == [row["labels"] for row in labels]
+    # Two more pages make the site big enough: SiteLevel's labels and texts, sitelevel True.
+    for _, h in site_pages(5)[3:]:
+        run.add(None, h)
+    assert run.sitelevel is True
+    assert [row["sitelevel"] for row in run.labels()] == [True] * 5
+    assert "Home" not in run.texts()[4]
 
 
 def test_site_is_the_registrable_domain():

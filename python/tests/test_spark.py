@@ -106,11 +106,20 @@ def test_sitelevel_job_matches_the_cli(warcs, cli, tmp_path):
         (site_dir / f"p{k}.html").write_bytes(pages[url])
     expected = cli("sitelevel", "--site-dir", str(tmp_path / "sites"))
     assert [by_url[u]["labels"] for u in news] == [line["labels"] for line in expected]
-    assert all(by_url[u]["site"] == "example.com" for u in news)
-    for u in pages:
-        if "shop.example.org" in u:
-            assert by_url[u]["site"] == "example.org"
-            assert "SiteLevel needs at least 5" in by_url[u]["skipped"]
+    assert all(by_url[u]["site"] == "example.com" and by_url[u]["sitelevel"] for u in news)
+    # The shop's pages, too few for SiteLevel, get PageLevel's labels, as the CLI's fallback.
+    shop = [u for u in pages if "shop.example.org" in u]
+    assert shop
+    for u in shop:
+        assert by_url[u]["site"] == "example.org"
+        assert by_url[u]["sitelevel"] is False
+        page = tmp_path / "shop" / (u.rsplit("/", 1)[1] + ".html")
+        page.parent.mkdir(exist_ok=True)
+        page.write_bytes(pages[u])
+        list_file = tmp_path / "shop.list"
+        list_file.write_text(f"{page}\t{u}\n")
+        (line,) = cli("sitelevel", "--input-list", str(list_file))
+        assert (line["sitelevel"], line["labels"]) == (False, by_url[u]["labels"]), u
 
 
 def refusal(script: str, out: Path) -> str:

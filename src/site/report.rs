@@ -11,6 +11,7 @@ use super::{
     check_gold_file, extract_line, json_line, labels_line, text_line, GoldCheck, GoldTotals,
     Outcome, SitePage, SiteSummary,
 };
+use crate::config::Deadline;
 use crate::dom::Kind;
 use crate::input::warc::Place;
 use crate::model::Model;
@@ -154,7 +155,7 @@ impl Fallback<'_> {
         options: &LineOptions,
     ) -> Result<Vec<u8>, String> {
         let deadline = self.limits.deadline();
-        let page = match place {
+        let read = match place {
             Some(place) => place.page(&p.file, &self.limits, self.options.parser),
             None => Page::from_path(
                 &p.file,
@@ -167,9 +168,9 @@ impl Fallback<'_> {
                 },
             ),
         };
-        let a = page
-            .and_then(|page| analyze_within(page, self.model, self.options, &deadline))
-            .map_err(|e| crate::error::chain(&e))?;
+        let a = read
+            .map_err(|e| crate::error::chain(&e))
+            .and_then(|page| self.analyze(page, &deadline))?;
         Ok(if options.extract {
             text_line(p, site, &a.main_text(), options.warc, false)
         } else {
@@ -182,6 +183,19 @@ impl Fallback<'_> {
                 false,
             )
         })
+    }
+}
+
+impl Fallback<'_> {
+    /// The PageLevel analysis of a page already read (the Python binding keeps its pages
+    /// parsed): its main text is [`Analysis::main_text`], its labels [`pagelevel_labels`]; or
+    /// the error with its causes, as a message.
+    ///
+    /// # Complexity
+    /// One pipeline run: O(page) for the pipeline's linear stages.
+    pub fn analyze(&self, page: Page, deadline: &Deadline) -> Result<Analysis, String> {
+        analyze_within(page, self.model, self.options, deadline)
+            .map_err(|e| crate::error::chain(&e))
     }
 }
 
