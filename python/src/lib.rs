@@ -15,7 +15,7 @@ use pagelevel::segment::Variant;
 use rayon::prelude::*;
 use std::borrow::Cow;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::{mpsc, Arc};
+use std::sync::{mpsc, Arc, Mutex};
 use std::time::Duration;
 
 use pagelevel::config::DEFAULT_TIMEOUT_MS;
@@ -458,6 +458,31 @@ struct Extractor {
     settings: Settings,
     /// The arguments it was made with, for `repr`.
     repr: String,
+    /// `extract_many`'s pool and its thread count, kept for the next call with the same count
+    /// (starting a pool costs a thread spawn per thread, more than a small page's extraction).
+    pool: Mutex<Option<(usize, Arc<rayon::ThreadPool>)>>,
+}
+
+impl Extractor {
+    /// The pool of `threads` threads (0 = one per core): the last one made, or a new one in its
+    /// place.
+    fn pool(&self, threads: usize) -> PyResult<Arc<rayon::ThreadPool>> {
+        // A panic elsewhere cannot leave the slot half-written: take it either way.
+        let mut slot = self.pool.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some((n, pool)) = slot.as_ref() {
+            if *n == threads {
+                return Ok(pool.clone());
+            }
+        }
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(threads)
+            .thread_name(|i| format!("pagelevel-{i}"))
+            .build()
+            .map_err(|e| PageLevelError::new_err(format!("cannot start {threads} threads: {e}")))?;
+        let pool = Arc::new(pool);
+        *slot = Some((threads, pool.clone()));
+        Ok(pool)
+    }
 }
 
 #[pymethods]
@@ -503,7 +528,11 @@ impl Extractor {
             r(without_rules.into_pyobject(py)?.into_any())?,
             r(parser.into_pyobject(py)?.into_any())?,
         );
-        Ok(Extractor { settings, repr })
+        Ok(Extractor {
+            settings,
+            repr,
+            pool: Mutex::new(None),
+        })
     }
 
     /// The main content of one page, as `pagelevel.extract` with this extractor's options.
@@ -548,7 +577,8 @@ impl Extractor {
     /// `extract` over many pages (each an html, or an `(html, url)` pair) on `threads`
     /// threads (0 = one per core) without the GIL; a list in input order, each item what
     /// `extract` returns or, for a page that failed, the PageLevelError it would raise. The
-    /// results do not depend on `threads`. All pages are read in before the work starts.
+    /// results do not depend on `threads`. All pages are read in before the work starts. The
+    /// pool stays for the next call with the same `threads`.
     #[pyo3(signature = (pages, threads=0))]
     fn extract_many(
         &self,
@@ -578,10 +608,7 @@ impl Extractor {
             .iter()
             .map(|(html, url)| Input::new(html, url.clone()))
             .collect::<PyResult<Vec<_>>>()?;
-        let pool = rayon::ThreadPoolBuilder::new()
-            .num_threads(threads)
-            .build()
-            .map_err(|e| PageLevelError::new_err(format!("cannot start {threads} threads: {e}")))?;
+        let pool = self.pool(threads)?;
         let settings = &self.settings;
         let results = interruptible(py, |cancel| {
             pool.install(|| {

@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import gc
 import gzip
 import json
 import shutil
 import subprocess
+import time
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
@@ -457,6 +459,47 @@ def test_extract_many_returns_a_failed_page_as_its_error_in_place():
         with pytest.raises(pagelevel.PageLevelError) as raised:
             extractor.extract(*page) if isinstance(page, tuple) else extractor.extract(page)
         assert str(raised.value).split(" (stopped in")[0] == str(got[k]).split(" (stopped in")[0]
+
+
+def pool_threads() -> int:
+    """Threads of this process named as extract_many's pool names its threads."""
+    n = 0
+    for task in Path("/proc/self/task").iterdir():
+        try:
+            n += (task / "comm").read_text().startswith("pagelevel-")
+        except OSError:  # the thread ended meanwhile
+            pass
+    return n
+
+
+def settled_pool_threads() -> int:
+    """pool_threads() once it stops changing (a dropped pool's threads end on their own)."""
+    gc.collect()
+    last = pool_threads()
+    for _ in range(50):
+        time.sleep(0.1)
+        now = pool_threads()
+        if now == last:
+            return now
+        last = now
+    return last
+
+
+@pytest.mark.skipif(not Path("/proc/self/task").is_dir(), reason="needs /proc (Linux)")
+def test_extract_many_keeps_its_pool_for_the_next_call_with_as_many_threads():
+    before = settled_pool_threads()
+    extractor = pagelevel.Extractor()
+    pages = [h for _, h in site_pages(4)]
+    first = extractor.extract_many(pages, threads=3)
+    assert pool_threads() == before + 3
+    for _ in range(3):
+        assert extractor.extract_many(pages, threads=3) == first
+        assert pool_threads() == before + 3
+    # Another count replaces the pool; the old one's threads end.
+    assert extractor.extract_many(pages, threads=2) == first
+    assert settled_pool_threads() == before + 2
+    del extractor
+    assert settled_pool_threads() == before
 
 
 def test_extract_many_raises_for_items_that_are_no_page():
