@@ -49,8 +49,8 @@ pub enum Source<'a> {
         root: Option<&'a Path>,
     },
     /// HTML files and WARC files (their records), as [`crate::input::walk`] lists them (folders
-    /// walked, input lists read); an input with a [`Input::problem`] is the caller's to report
-    /// and is left out here.
+    /// walked, input lists read); an input with a `problem` is the caller's to report and is
+    /// left out here.
     Files {
         /// The files.
         inputs: &'a [Input],
