@@ -129,9 +129,13 @@ struct Slots([Option<String>; SOURCES]);
 
 impl Slots {
     fn offer(&mut self, s: Source, v: &str) {
-        let v = unescape(v).split_whitespace().collect::<Vec<_>>().join(" ");
         let slot = &mut self.0[s as usize];
-        if slot.is_none() && !v.is_empty() {
+        // Only a source's first value is kept: later ones are not cleaned.
+        if slot.is_some() {
+            return;
+        }
+        let v = unescape(v).split_whitespace().collect::<Vec<_>>().join(" ");
+        if !v.is_empty() {
             *slot = Some(v);
         }
     }
@@ -310,36 +314,44 @@ fn element_text(dom: &Dom, i: usize) -> Option<String> {
     (!lines.is_empty()).then(|| lines.join("\n"))
 }
 
-/// Whether a `class` attribute names a byline: a token holding one of
-/// [`vocabulary::BYLINE_CLASS_WORDS`] and none of [`vocabulary::NOT_BYLINE_CLASS_WORDS`]
-/// (`author-avatar`, `author-bio`).
-fn is_byline_class(class: &str) -> bool {
-    class_has(
-        class,
-        vocabulary::BYLINE_CLASS_WORDS,
-        vocabulary::NOT_BYLINE_CLASS_WORDS,
-    )
-}
-
-/// Whether a `class` attribute names a dateline ([`vocabulary::DATE_CLASS_WORDS`]).
-fn is_date_class(class: &str) -> bool {
-    class_has(
-        class,
-        vocabulary::DATE_CLASS_WORDS,
-        vocabulary::NOT_DATE_CLASS_WORDS,
-    )
-}
-
-/// Whether a token of `class` contains one of `words` and none of `not` (lower-case ASCII
-/// words, case ignored; no allocation, as it runs on every element).
-fn class_has(class: &str, words: &[&str], not: &[&str]) -> bool {
-    let has = |t: &[u8], w: &str| {
-        t.windows(w.len())
-            .any(|x| x.eq_ignore_ascii_case(w.as_bytes()))
-    };
-    class.split_ascii_whitespace().any(|t| {
+/// Whether a `class` attribute names a byline and whether it names a dateline, asked only for
+/// the kinds wanted: a token holding one of [`vocabulary::BYLINE_CLASS_WORDS`] and none of
+/// [`vocabulary::NOT_BYLINE_CLASS_WORDS`] (`author-avatar`, `author-bio`), likewise
+/// [`vocabulary::DATE_CLASS_WORDS`] and [`vocabulary::NOT_DATE_CLASS_WORDS`].
+///
+/// # Complexity
+/// One split of `class` into tokens, each scanned by [`holds_any`]: O(len · w) byte
+/// comparisons, w the number of words; no allocation, as it runs on every element.
+fn class_kinds(class: &str, byline: bool, date: bool) -> (bool, bool) {
+    let (mut is_byline, mut is_date) = (false, false);
+    for t in class.split_ascii_whitespace() {
         let t = t.as_bytes();
-        words.iter().any(|w| has(t, w)) && !not.iter().any(|w| has(t, w))
+        is_byline = is_byline
+            || byline
+                && holds_any(t, vocabulary::BYLINE_CLASS_WORDS)
+                && !holds_any(t, vocabulary::NOT_BYLINE_CLASS_WORDS);
+        is_date = is_date
+            || date
+                && holds_any(t, vocabulary::DATE_CLASS_WORDS)
+                && !holds_any(t, vocabulary::NOT_DATE_CLASS_WORDS);
+        if is_byline == byline && is_date == date {
+            break;
+        }
+    }
+    (is_byline, is_date)
+}
+
+/// Whether `t` contains one of `words` (lower-case ASCII, non-empty), ASCII case ignored.
+///
+/// # Complexity
+/// O(len · w), w the number of words: a word is compared only where its first byte is.
+fn holds_any(t: &[u8], words: &[&str]) -> bool {
+    (0..t.len()).any(|k| {
+        let (c, rest) = (t[k].to_ascii_lowercase(), &t[k..]);
+        words.iter().any(|w| {
+            let w = w.as_bytes();
+            w[0] == c && rest.len() >= w.len() && rest[..w.len()].eq_ignore_ascii_case(w)
+        })
     })
 }
 
@@ -600,8 +612,11 @@ fn gather(dom: &Dom, hints: &Hints) -> Found {
         if visible(i) && body.is_some_and(|b| i > b) {
             let rel_author =
                 node.tag == Tag::A && rel.split_ascii_whitespace().any(|t| t == "author");
-            let byline = f.bylines.len() < 8 && (rel_author || is_byline_class(class));
-            let dated = f.dated.len() < 8 && is_date_class(class);
+            let (want_byline, want_dated) = (f.bylines.len() < 8, f.dated.len() < 8);
+            let (byline_class, date_class) =
+                class_kinds(class, want_byline && !rel_author, want_dated);
+            let byline = want_byline && (rel_author || byline_class);
+            let dated = want_dated && date_class;
             if byline || dated {
                 reads += 1;
                 if let Some(t) = (reads <= MAX_TEXT_READS)
