@@ -168,6 +168,44 @@ fn non_persons_are_rejected_as_authors() {
 }
 
 #[test]
+fn a_bylines_job_title_is_no_second_author() {
+    let by = |byline: &str| {
+        let html = format!("<body><h1>Tidal mill rebuilt</h1>{byline}{PARA}</body>");
+        read(&html, None).author
+    };
+    // A job title after the name and a comma, with or without the paper's name after it.
+    for byline in [
+        r#"<p class="byline">By Maren Ellison, Local Affairs Reporter &middot; 14 March 2026</p>"#,
+        r#"<p class="byline">By Maren Ellison, Senior Editor, Wendle Bay Courier</p>"#,
+        // The markup says which part is the role: its class or itemprop.
+        r#"<div class="byline"><span class="author-name">Maren Ellison</span>
+           <span class="author-job-title">Local Affairs Reporter</span></div>"#,
+        r#"<div class="c-byline">By <b>Maren Ellison</b> <i class="byline__role">Harbour and
+           Local Affairs</i></div>"#,
+        r#"<span class="author-role">Local Affairs Reporter</span>
+           <span class="author-name">Maren Ellison</span>"#,
+        r#"<div itemprop="author"><span>Maren Ellison</span>
+           <span itemprop="jobTitle">Local Affairs Reporter</span></div>"#,
+    ] {
+        assert_eq!(by(byline).as_deref(), Some("Maren Ellison"), "{byline}");
+    }
+    // Two people with their roles are two authors; a comma between two names still splits.
+    let two =
+        r#"<p class="byline">By Maren Ellison, Reporter, and Tomas Reyland, Photographer</p>"#;
+    assert_eq!(by(two).as_deref(), Some("Maren Ellison; Tomas Reyland"));
+    let two = r#"<p class="byline">By Maren Ellison, Tomas Reyland</p>"#;
+    assert_eq!(by(two).as_deref(), Some("Maren Ellison; Tomas Reyland"));
+    // The bundled example page's byline.
+    let path =
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("data/examples/news-article.html");
+    let html = std::fs::read_to_string(path).unwrap();
+    assert_eq!(
+        analysed(&html, None).author.as_deref(),
+        Some("Maren Ellison")
+    );
+}
+
+#[test]
 fn dates_from_the_url_time_elements_and_the_window() {
     let m = read("<p>x</p>", Some("https://blog.example/2021/02/16/a-post/"));
     assert_eq!(m.date.as_deref(), Some("2021-02-16"));

@@ -1,7 +1,7 @@
 //! Author names: cleaning a byline into names, and rejecting what is not a person.
 
 use super::date;
-use super::vocabulary::{BYLINE_PREFIXES, NOT_PERSONS};
+use super::vocabulary::{BYLINE_PREFIXES, JOB_TITLE_WORDS, NOT_PERSONS};
 
 /// Most names kept from one value (a byline listing a dozen contributors keeps the first ones).
 const MAX_NAMES: usize = 5;
@@ -88,7 +88,8 @@ fn strip_prefix(s: &str) -> &str {
 }
 
 /// The parts of a byline naming several people: split at `;`, ` and `, ` & `, ` und `, ` et `,
-/// and at commas unless what follows a comma is a degree or a role (`Jane Doe, MD`).
+/// and at commas unless what follows a comma is a degree (`Jane Doe, MD`); a job title after a
+/// comma (`Jane Doe, Staff Writer`, [`is_job_title`]) and what follows it are dropped.
 fn split_names(s: &str) -> Vec<&str> {
     // "Jane Doe (with John Roe and Ann Poe)" is one credit line: kept whole.
     if s.contains('(') {
@@ -111,6 +112,7 @@ fn split_names(s: &str) -> Vec<&str> {
     }
     let mut out = Vec::new();
     for p in parts {
+        let p = before_role(p);
         let pieces: Vec<&str> = p.split(',').map(str::trim).collect();
         // A comma between names (each two words or more) separates people; before a short
         // all-caps or one-word piece it introduces a degree or title, kept with the name.
@@ -123,6 +125,26 @@ fn split_names(s: &str) -> Vec<&str> {
         }
     }
     out
+}
+
+/// `p` up to the comma before its first job title after the name: "Jane Doe, Local Affairs
+/// Reporter, The Gazette" names one person, her role and her paper, not three authors.
+fn before_role(p: &str) -> &str {
+    let mut at = 0;
+    for piece in p.split(',') {
+        if at > 0 && is_job_title(piece) {
+            return &p[..at - 1];
+        }
+        at += piece.len() + 1;
+    }
+    p
+}
+
+/// A job title (`Local Affairs Reporter`, `Senior Editor at the Gazette`): a word of it is one
+/// of [`JOB_TITLE_WORDS`].
+fn is_job_title(s: &str) -> bool {
+    s.split(|c: char| !c.is_alphanumeric() && c != '-')
+        .any(|w| JOB_TITLE_WORDS.iter().any(|j| w.eq_ignore_ascii_case(j)))
 }
 
 /// A degree or post-nominal (`MD`, `PhD`, `MS`, `RD`): short and mostly capitals.
@@ -211,6 +233,22 @@ mod tests {
             Some("Dylan Bailey, MS, RD, FAND")
         );
         assert_eq!(c("Byron Smith").as_deref(), Some("Byron Smith"));
+        assert_eq!(
+            c("By Maren Ellison, Local Affairs Reporter").as_deref(),
+            Some("Maren Ellison")
+        );
+        assert_eq!(
+            c("Jane Doe, Senior Editor, and John Roe, Staff Writer").as_deref(),
+            Some("Jane Doe; John Roe")
+        );
+        assert_eq!(
+            c("Jane Doe, MD, Columnist").as_deref(),
+            Some("Jane Doe, MD")
+        );
+        assert_eq!(
+            c("Jane Doe, John Roe").as_deref(),
+            Some("Jane Doe; John Roe")
+        );
     }
 
     #[test]

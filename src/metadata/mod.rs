@@ -286,12 +286,35 @@ const KIND_ORDER: &[Source] = &[Source::JsonLd, Source::OpenGraph];
 /// The text of element `i`'s subtree (script and style skipped), whitespace collapsed, at most
 /// [`MAX_TEXT_BYTES`] bytes from at most [`MAX_TEXT_NODES`] nodes; `None` when empty.
 fn element_text(dom: &Dom, i: usize) -> Option<String> {
+    subtree_text(dom, i, false)
+}
+
+/// [`element_text`] of a byline or an author item: descendants that give a job title or role
+/// ([`is_role`]) skipped, as they name no one.
+fn byline_text(dom: &Dom, i: usize) -> Option<String> {
+    subtree_text(dom, i, true)
+}
+
+/// Whether element `k`'s `class` or `itemprop` marks a job title or role
+/// ([`vocabulary::ROLE_CLASS_WORDS`]: `itemprop=jobTitle`, `class=author-role`).
+fn is_role(dom: &Dom, k: usize) -> bool {
+    dom.attrs(k).any(|(name, v)| {
+        matches!(name, "class" | "itemprop")
+            && v.split_ascii_whitespace()
+                .any(|t| holds_any(t.as_bytes(), vocabulary::ROLE_CLASS_WORDS))
+    })
+}
+
+/// [`element_text`], with role elements' subtrees skipped when `skip_roles`.
+fn subtree_text(dom: &Dom, i: usize, skip_roles: bool) -> Option<String> {
     let end = dom.subtree_end(i).min(i + 1 + MAX_TEXT_NODES);
     let mut out = String::new();
     let mut k = i + 1;
     while k < end && out.len() < MAX_TEXT_BYTES {
         let node = dom.node(k);
-        if node.kind == Kind::Element && matches!(node.tag, Tag::SCRIPT | Tag::STYLE) {
+        if node.kind == Kind::Element
+            && (matches!(node.tag, Tag::SCRIPT | Tag::STYLE) || skip_roles && is_role(dom, k))
+        {
             k = dom.subtree_end(k);
             continue;
         }
@@ -443,8 +466,8 @@ fn push_unique(v: &mut Vec<String>, s: &str) {
 }
 
 /// The value an element with `itemprop` gives (microdata's rules): `content`, then `datetime`,
-/// `href`, `src`, else its text.
-fn item_value(dom: &Dom, i: usize, reads: &mut usize) -> Option<String> {
+/// `href`, `src`, else its text (an author's without its job title, [`byline_text`]).
+fn item_value(dom: &Dom, i: usize, author: bool, reads: &mut usize) -> Option<String> {
     let attr = |k| dom.attr(i, k).map(str::to_owned);
     let tag = dom.node(i).tag;
     attr("content")
@@ -458,7 +481,7 @@ fn item_value(dom: &Dom, i: usize, reads: &mut usize) -> Option<String> {
         .or_else(|| {
             *reads += 1;
             (*reads <= MAX_TEXT_READS)
-                .then(|| element_text(dom, i))
+                .then(|| subtree_text(dom, i, author))
                 .flatten()
         })
 }
@@ -585,7 +608,12 @@ fn gather(dom: &Dom, hints: &Hints) -> Found {
                     if !wanted || (p == "name" && author_scope.is_none()) {
                         continue;
                     }
-                    let Some(v) = item_value(dom, i, &mut reads) else {
+                    let Some(v) = item_value(
+                        dom,
+                        i,
+                        matches!(p.as_str(), "author" | "creator"),
+                        &mut reads,
+                    ) else {
                         continue;
                     };
                     match p.as_str() {
@@ -619,10 +647,11 @@ fn gather(dom: &Dom, hints: &Hints) -> Found {
             let dated = want_dated && date_class;
             if byline || dated {
                 reads += 1;
-                if let Some(t) = (reads <= MAX_TEXT_READS)
-                    .then(|| element_text(dom, i))
-                    .flatten()
-                {
+                let text = |i| match byline {
+                    true => byline_text(dom, i),
+                    false => element_text(dom, i),
+                };
+                if let Some(t) = (reads <= MAX_TEXT_READS).then(|| text(i)).flatten() {
                     if dated || byline && date::parse(&t).is_some() {
                         f.dated.push((i, t.clone()));
                     }

@@ -72,6 +72,65 @@ pub const NOT_PERSONS: &[&str] = &[
     "updated",
 ];
 
+/// Nouns that end a job title (`Local Affairs Reporter`, `Senior Editor`): a comma piece of a
+/// byline whose words hold one is the author's role, not a second author (compared without
+/// case; whole words).
+pub const JOB_TITLE_WORDS: &[&str] = &[
+    "reporter",
+    "correspondent",
+    "editor",
+    "writer",
+    "columnist",
+    "journalist",
+    "contributor",
+    "critic",
+    "producer",
+    "photographer",
+    "photojournalist",
+    "videographer",
+    "analyst",
+    "blogger",
+    "commentator",
+    "anchor",
+    "host",
+    "presenter",
+    "freelancer",
+    "intern",
+    "director",
+    "manager",
+    "officer",
+    "chief",
+    "founder",
+    "co-founder",
+    "ceo",
+    "president",
+    "professor",
+    "lecturer",
+    "researcher",
+    "scientist",
+    "economist",
+    "strategist",
+    "consultant",
+    "specialist",
+    "coordinator",
+    "advisor",
+    "adviser",
+    "attorney",
+    "lawyer",
+    "dietitian",
+    "nutritionist",
+    "physician",
+    "correspondents",
+    "reporters",
+    "writers",
+    "editors",
+];
+
+/// What a `class` or `itemprop` token of an element inside a byline holds when that element
+/// gives the author's job title or role, not a name (lower-cased, as a substring:
+/// `jobTitle`, `author-job-title`, `byline__role`, `author-position`).
+pub const ROLE_CLASS_WORDS: &[&str] = &["jobtitle", "job-title", "job_title", "role", "position"];
+
 /// What a `class` token of the page's byline holds (lower-cased, as a substring:
 /// `author-name`, `c-byline__author`, `authorDateBlock_authorName__N6j3Y`; a forum's first
 /// `username` is its thread's author).
@@ -99,6 +158,12 @@ pub const NOT_BYLINE_CLASS_WORDS: &[&str] = &[
     "list",
     "description",
     "info-",
+    // The author's job title beside the name (`author-role`, `byline__job-title`).
+    "jobtitle",
+    "job-title",
+    "job_title",
+    "role",
+    "position",
 ];
 
 /// What a `class` token of a dateline holds (lower-cased, as a substring).
