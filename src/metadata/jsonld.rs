@@ -205,10 +205,14 @@ pub(super) fn read(scripts: &[String]) -> Fields {
             ] {
                 t = t.trim_start_matches(open).trim_end_matches(close).trim();
             }
-            let cleaned: String = t
-                .chars()
-                .map(|c| if c.is_control() { ' ' } else { c })
-                .collect();
+            // Copied only when it holds a control character to blank.
+            let cleaned: std::borrow::Cow<str> = if t.contains(char::is_control) {
+                t.chars()
+                    .map(|c| if c.is_control() { ' ' } else { c })
+                    .collect()
+            } else {
+                t.into()
+            };
             serde_json::from_str(&cleaned).ok()
         })
         .collect();

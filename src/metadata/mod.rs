@@ -337,45 +337,93 @@ fn subtree_text(dom: &Dom, i: usize, skip_roles: bool) -> Option<String> {
     (!lines.is_empty()).then(|| lines.join("\n"))
 }
 
+/// Per byte, which class words may start with it: bit 1 a byline word's first byte
+/// ([`vocabulary::BYLINE_CLASS_WORDS`]), bit 2 a dateline word's, either case.
+static CLASS_STARTS: [u8; 256] = first_bytes(
+    vocabulary::DATE_CLASS_WORDS,
+    2,
+    first_bytes(vocabulary::BYLINE_CLASS_WORDS, 1, [0; 256]),
+);
+
+/// `table` with `bit` set at the first byte of each of `words`, in either case.
+const fn first_bytes(words: &[&str], bit: u8, mut table: [u8; 256]) -> [u8; 256] {
+    let mut i = 0;
+    while i < words.len() {
+        let c = words[i].as_bytes()[0];
+        table[c.to_ascii_lowercase() as usize] |= bit;
+        table[c.to_ascii_uppercase() as usize] |= bit;
+        i += 1;
+    }
+    table
+}
+
 /// Whether a `class` attribute names a byline and whether it names a dateline, asked only for
 /// the kinds wanted: a token holding one of [`vocabulary::BYLINE_CLASS_WORDS`] and none of
 /// [`vocabulary::NOT_BYLINE_CLASS_WORDS`] (`author-avatar`, `author-bio`), likewise
 /// [`vocabulary::DATE_CLASS_WORDS`] and [`vocabulary::NOT_DATE_CLASS_WORDS`].
 ///
 /// # Complexity
-/// One split of `class` into tokens, each scanned by [`holds_any`]: O(len · w) byte
-/// comparisons, w the number of words; no allocation, as it runs on every element.
+/// One scan of `class`: a table look-up per byte ([`CLASS_STARTS`]), the words compared only
+/// where one may start, and a token's bounds and its `NOT_` words only where one matched;
+/// O(len · w) in the worst case, w the words; no allocation, as it runs on every element.
 fn class_kinds(class: &str, byline: bool, date: bool) -> (bool, bool) {
-    let (mut is_byline, mut is_date) = (false, false);
-    for t in class.split_ascii_whitespace() {
-        let t = t.as_bytes();
-        is_byline = is_byline
-            || byline
-                && holds_any(t, vocabulary::BYLINE_CLASS_WORDS)
-                && !holds_any(t, vocabulary::NOT_BYLINE_CLASS_WORDS);
-        is_date = is_date
-            || date
-                && holds_any(t, vocabulary::DATE_CLASS_WORDS)
-                && !holds_any(t, vocabulary::NOT_DATE_CLASS_WORDS);
-        if is_byline == byline && is_date == date {
+    let want = u8::from(byline) | u8::from(date) << 1;
+    let b = class.as_bytes();
+    let mut found = 0u8;
+    for k in 0..b.len() {
+        let m = CLASS_STARTS[b[k] as usize] & want & !found;
+        if m == 0 {
+            continue;
+        }
+        for (bit, words, not) in [
+            (
+                1,
+                vocabulary::BYLINE_CLASS_WORDS,
+                vocabulary::NOT_BYLINE_CLASS_WORDS,
+            ),
+            (
+                2,
+                vocabulary::DATE_CLASS_WORDS,
+                vocabulary::NOT_DATE_CLASS_WORDS,
+            ),
+        ] {
+            if m & bit == 0 || !starts_any(&b[k..], words) {
+                continue;
+            }
+            // Words hold no whitespace: the match lies in the token around `k`.
+            let start = b[..k]
+                .iter()
+                .rposition(u8::is_ascii_whitespace)
+                .map_or(0, |p| p + 1);
+            let end = b[k..]
+                .iter()
+                .position(u8::is_ascii_whitespace)
+                .map_or(b.len(), |p| k + p);
+            if !holds_any(&b[start..end], not) {
+                found |= bit;
+            }
+        }
+        if found == want {
             break;
         }
     }
-    (is_byline, is_date)
+    (found & 1 != 0, found & 2 != 0)
+}
+
+/// Whether `t` starts with one of `words` (lower-case ASCII), ASCII case ignored.
+fn starts_any(t: &[u8], words: &[&str]) -> bool {
+    words.iter().any(|w| {
+        let w = w.as_bytes();
+        t.len() >= w.len() && t[..w.len()].eq_ignore_ascii_case(w)
+    })
 }
 
 /// Whether `t` contains one of `words` (lower-case ASCII, non-empty), ASCII case ignored.
 ///
 /// # Complexity
-/// O(len · w), w the number of words: a word is compared only where its first byte is.
+/// O(len · w), w the number of words.
 fn holds_any(t: &[u8], words: &[&str]) -> bool {
-    (0..t.len()).any(|k| {
-        let (c, rest) = (t[k].to_ascii_lowercase(), &t[k..]);
-        words.iter().any(|w| {
-            let w = w.as_bytes();
-            w[0] == c && rest.len() >= w.len() && rest[..w.len()].eq_ignore_ascii_case(w)
-        })
-    })
+    (0..t.len()).any(|k| starts_any(&t[k..], words))
 }
 
 /// Records one `<meta>` element's value by its `property`, `name` or `itemprop`.
@@ -839,11 +887,11 @@ pub fn detect_language(text: &str) -> Option<String> {
     )
 }
 
-/// `href` made absolute against `base` (when it is a URL); `None` for `javascript:`, `data:`
-/// and unparseable values.
-fn absolute(href: &str, base: Option<&str>) -> Option<String> {
+/// `href` made absolute against `base` (the page's URL, parsed); `None` for `javascript:`,
+/// `data:` and unparseable values.
+fn absolute(href: &str, base: Option<&url::Url>) -> Option<String> {
     let href = href.trim();
-    let joined = match base.and_then(|b| url::Url::parse(b).ok()) {
+    let joined = match base {
         Some(b) => b.join(href).ok()?,
         None => url::Url::parse(href).ok()?,
     };
@@ -949,11 +997,16 @@ pub fn read_on(dom: &Dom, url: Option<&str>, hints: &Hints, today: Date) -> Meta
         .ordered(DESCRIPTION_ORDER)
         .next()
         .map(str::to_owned);
-    let canonical = f.url.ordered(URL_ORDER).find_map(|u| absolute(u, page_url));
+    // Parsed once for the canonical URL and the image.
+    let base = page_url.and_then(|b| url::Url::parse(b).ok());
+    let canonical = f
+        .url
+        .ordered(URL_ORDER)
+        .find_map(|u| absolute(u, base.as_ref()));
     let image = f
         .image
         .ordered(IMAGE_ORDER)
-        .find_map(|u| absolute(u, page_url));
+        .find_map(|u| absolute(u, base.as_ref()));
     let page_type = f.kind.ordered(KIND_ORDER).find_map(|k| {
         let k = k.to_ascii_lowercase();
         vocabulary::PAGE_TYPES
