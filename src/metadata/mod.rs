@@ -339,17 +339,27 @@ fn subtree_text(dom: &Dom, i: usize, skip_roles: bool) -> Option<String> {
 
 /// Per byte, which class words may start with it: bit 1 a byline word's first byte
 /// ([`vocabulary::BYLINE_CLASS_WORDS`]), bit 2 a dateline word's, either case.
-static CLASS_STARTS: [u8; 256] = first_bytes(
+static CLASS_STARTS: [u8; 256] = nth_bytes(
     vocabulary::DATE_CLASS_WORDS,
+    0,
     2,
-    first_bytes(vocabulary::BYLINE_CLASS_WORDS, 1, [0; 256]),
+    nth_bytes(vocabulary::BYLINE_CLASS_WORDS, 0, 1, [0; 256]),
 );
 
-/// `table` with `bit` set at the first byte of each of `words`, in either case.
-const fn first_bytes(words: &[&str], bit: u8, mut table: [u8; 256]) -> [u8; 256] {
+/// [`CLASS_STARTS`] for the words' second bytes: most bytes that may start a word are not
+/// followed by one that may continue it.
+static CLASS_SECONDS: [u8; 256] = nth_bytes(
+    vocabulary::DATE_CLASS_WORDS,
+    1,
+    2,
+    nth_bytes(vocabulary::BYLINE_CLASS_WORDS, 1, 1, [0; 256]),
+);
+
+/// `table` with `bit` set at byte `n` of each of `words` (all longer than `n`), in either case.
+const fn nth_bytes(words: &[&str], n: usize, bit: u8, mut table: [u8; 256]) -> [u8; 256] {
     let mut i = 0;
     while i < words.len() {
-        let c = words[i].as_bytes()[0];
+        let c = words[i].as_bytes()[n];
         table[c.to_ascii_lowercase() as usize] |= bit;
         table[c.to_ascii_uppercase() as usize] |= bit;
         i += 1;
@@ -363,8 +373,8 @@ const fn first_bytes(words: &[&str], bit: u8, mut table: [u8; 256]) -> [u8; 256]
 /// [`vocabulary::DATE_CLASS_WORDS`] and [`vocabulary::NOT_DATE_CLASS_WORDS`].
 ///
 /// # Complexity
-/// One scan of `class`: a table look-up per byte ([`CLASS_STARTS`]), the words compared only
-/// where one may start, and a token's bounds and its `NOT_` words only where one matched;
+/// One scan of `class`: a table look-up per byte ([`CLASS_STARTS`], [`CLASS_SECONDS`]), the
+/// words compared only where one may start, and a token's bounds and its `NOT_` words only where one matched;
 /// O(len · w) in the worst case, w the words; no allocation, as it runs on every element.
 fn class_kinds(class: &str, byline: bool, date: bool) -> (bool, bool) {
     let want = u8::from(byline) | u8::from(date) << 1;
@@ -372,6 +382,10 @@ fn class_kinds(class: &str, byline: bool, date: bool) -> (bool, bool) {
     let mut found = 0u8;
     for k in 0..b.len() {
         let m = CLASS_STARTS[b[k] as usize] & want & !found;
+        if m == 0 || k + 1 == b.len() {
+            continue;
+        }
+        let m = m & CLASS_SECONDS[b[k + 1] as usize];
         if m == 0 {
             continue;
         }
