@@ -123,7 +123,7 @@ pub struct PageFeatures {
     /// its main landmark ([`markup::main_start`]); `None` on a page without either.
     pub main_start: Option<usize>,
     /// Whether the page declares itself a discussion, a forum thread or a question with its
-    /// answers, by schema.org type (microdata `itemtype` or JSON-LD: [`names::declares_discussion`]):
+    /// answers, by schema.org type (microdata `itemtype` or JSON-LD: [`names::declared_types`]):
     /// its comment regions are then its content.
     pub declares_discussion: bool,
     /// Per node, its markup key ([`markup::markup_keys`]): elements sharing one are twins.

@@ -159,11 +159,6 @@ fn og_type(value: &str) -> u8 {
     }
 }
 
-/// Whether a type reference (see [`declared_types`]) names a discussion. O(length).
-pub fn declares_discussion(text: &str) -> bool {
-    declared_types(text) & declared::DISCUSSION != 0
-}
-
 /// Per node: its class-name group bits (own tag, role, id and class; of the id and class of
 /// `<html>` and `<body>` only [`PAGE_TYPE_GROUPS`]), the bits of it and its ancestors, and
 /// whether it lies in a main/article landmark; and the page's first main landmark. One
@@ -424,6 +419,10 @@ mod name_tests {
         );
         assert_eq!(g("customer-testimonials"), REVIEW_GROUP_BIT);
         assert_eq!(g("preview") & REVIEW_GROUP_BIT, 0);
+    }
+
+    fn declares_discussion(text: &str) -> bool {
+        declared_types(text) & declared::DISCUSSION != 0
     }
 
     #[test]

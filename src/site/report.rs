@@ -184,9 +184,7 @@ impl Fallback<'_> {
             )
         })
     }
-}
 
-impl Fallback<'_> {
     /// The PageLevel analysis of a page already read (the Python binding keeps its pages
     /// parsed): its main text is [`Analysis::main_text`], its labels [`pagelevel_labels`]; or
     /// the error with its causes, as a message.
