@@ -250,3 +250,36 @@ fn wcxb_0497_is_not_one_table_cell() {
     assert!(out.starts_with("# Survival Guide to SysV Init"), "{out}");
     assert!(out.contains("\n## Overview\n"), "{out}");
 }
+
+#[test]
+fn a_break_in_a_code_block_is_a_new_line_without_a_backslash() {
+    assert_eq!(
+        md("<pre><code>ls -l<br>cd /tmp</code></pre>"),
+        "```\nls -l\ncd /tmp\n```"
+    );
+    // Outside code a break stays a hard break.
+    assert_eq!(md("<p>one<br>two</p>"), "one\\\ntwo");
+}
+
+#[test]
+fn a_fence_in_the_code_does_not_close_the_block() {
+    let out = md("<pre>Query:\n```tasks\nnot done\n```</pre><p>After.</p>");
+    assert_eq!(out, "````\nQuery:\n```tasks\nnot done\n```\n````\n\nAfter.");
+    // A pre inside a pre is inside the same fence.
+    assert_eq!(md("<pre>a\n<pre>b</pre></pre>"), "```\na\nb\n```");
+}
+
+#[test]
+fn emphasis_around_blocks_renders_as_its_content() {
+    // `**` cannot span paragraphs; the bold inside the paragraph still renders.
+    assert_eq!(
+        md("<strong><div><p>Virtual <b>Classroom</b></p></div></strong><p>Fully online</p>"),
+        "Virtual **Classroom**\n\nFully online"
+    );
+    assert_eq!(md("<p><em>in line</em></p>"), "*in line*");
+    // A line break is no block: the emphasis stays.
+    assert_eq!(
+        md("<li><b>Keep it.<br></b>Then</li>"),
+        "- **Keep it.**\\\n  Then"
+    );
+}

@@ -79,15 +79,16 @@ enum Role {
 
 /// The role of element `i`; `layout_cell` says that a row or cell belongs to a layout table
 /// (rendered as blocks, not as a Markdown table).
-fn role(dom: &Dom, i: usize, layout_cell: bool, links: bool) -> Role {
+fn role(dom: &Dom, i: usize, layout_cell: bool, links: bool, wraps_block: bool) -> Role {
     let node = dom.node(i);
     if node.foreign {
         return Role::Inline;
     }
     match node.tag {
         Tag::TABLE | Tag::TR | Tag::TD | Tag::TH if layout_cell => Role::Block,
-        Tag::EM | Tag::I => Role::Emphasis { strong: false },
-        Tag::STRONG | Tag::B => Role::Emphasis { strong: true },
+        // `**` cannot span paragraphs: emphasis around blocks renders as its content.
+        Tag::EM | Tag::I if !wraps_block => Role::Emphasis { strong: false },
+        Tag::STRONG | Tag::B if !wraps_block => Role::Emphasis { strong: true },
         Tag::A if links && dom.attr(i, "href").is_some() => Role::Link,
         Tag::H1 => Role::Heading(1),
         Tag::H2 => Role::Heading(2),
@@ -118,7 +119,8 @@ struct Frame {
     end: usize,
     role: Role,
     opened: bool,
-    /// Lists: items opened so far (the next ordinal). Tables: rows. Rows: cells.
+    /// Lists: items opened so far (the next ordinal). Tables: rows. Rows: cells. Markdown
+    /// `pre`: its fence's backticks.
     count: usize,
     /// Markdown: length of the line prefix before this frame pushed its own.
     prefix_len: usize,
@@ -156,6 +158,7 @@ pub fn render_with(
     let n = dom.len();
     assert!(visible.len() >= n && keep.len() >= n, "render: short flags");
     let layout = layout_tables(dom);
+    let blocks = wraps_blocks(dom);
     let base = opts.base.and_then(|b| url::Url::parse(b).ok());
     let holds = if opts.images {
         text_holders(dom, visible, keep)
@@ -197,10 +200,14 @@ pub fn render_with(
                         .find(|f| dom.node(f.node).tag == Tag::TABLE)
                         .is_some_and(|t| layout[t.node]);
                 let in_layout = in_layout || (node.tag == Tag::TABLE && layout[i]);
-                let role = role(dom, i, in_layout, opts.links);
+                let role = role(dom, i, in_layout, opts.links, blocks[i]);
                 if role == Role::Break {
                     if stack.iter().all(|f| f.opened) && !w.out.is_empty() {
-                        w.hard_break();
+                        if stack.iter().any(|f| f.role == Role::Pre) {
+                            w.pre_break();
+                        } else {
+                            w.hard_break();
+                        }
                     }
                 } else if node.tag == Tag::IMG && opts.images {
                     if let Some((src, alt)) = kept_image(dom, i, &holds, w.base.as_ref()) {
@@ -245,6 +252,39 @@ pub fn render_with(
         w.out.push('\n');
     }
     w.out
+}
+
+/// Per node, whether its subtree holds a block element (one backward pass over the parents).
+fn wraps_blocks(dom: &Dom) -> Vec<bool> {
+    let mut out = vec![false; dom.len()];
+    for i in (1..dom.len()).rev() {
+        let node = dom.node(i);
+        // A `<br>` is a line break inside the paragraph, not a block.
+        let block = node.tag.is_block() && node.tag != Tag::BR;
+        if node.kind == Kind::Element && (out[i] || block) {
+            if let Some(p) = dom.parent(i) {
+                out[p] = true;
+            }
+        }
+    }
+    out
+}
+
+/// The backticks of a code fence around `<pre>` `node`: one more than its longest run (at
+/// least 3), so a fence in the code does not close the block.
+fn fence_len(dom: &Dom, node: usize) -> usize {
+    let mut longest = 0;
+    for t in node + 1..dom.subtree_end(node) {
+        if dom.node(t).kind != Kind::Text {
+            continue;
+        }
+        let mut run = 0;
+        for b in dom.text(t).bytes() {
+            run = if b == b'`' { run + 1 } else { 0 };
+            longest = longest.max(run);
+        }
+    }
+    (longest + 1).max(3)
 }
 
 /// A table cell with more text than this (bytes) holds a page's content, not a datum.
@@ -696,6 +736,17 @@ impl Writer {
         }
     }
 
+    /// A `<br>` in a code block: a new line, no `\` (it would be literal there).
+    fn pre_break(&mut self) {
+        match self.format {
+            Format::Markdown => {
+                self.start();
+                self.pending_break = 1;
+            }
+            Format::Html => self.raw("<br>\n"),
+        }
+    }
+
     fn text(&mut self, s: &str, pre: bool, code: bool) {
         for c in s.chars() {
             if pre && c == '\n' {
@@ -889,7 +940,10 @@ impl Writer {
                 }
             }
             Role::Pre => {
-                self.brk(2);
+                let nested = stack[..j].iter().any(|f| f.role == Role::Pre);
+                if !(nested && md) {
+                    self.brk(2);
+                }
                 if md {
                     // The language of `<pre class="language-x">`, of a `<code>` inside it or
                     // of a highlighter's wrapper just above.
@@ -899,9 +953,14 @@ impl Writer {
                         .filter_map(|f| dom.attr(f.node, "class").and_then(code_language))
                         .next_back()
                         .unwrap_or("");
-                    self.raw("```");
-                    self.out.push_str(lang);
-                    self.brk(1);
+                    // A `pre` in a `pre` is already inside the fence (count 0: no fence).
+                    if !nested {
+                        let fence = fence_len(dom, stack[j].node);
+                        stack[j].count = fence;
+                        self.raw(&"`".repeat(fence));
+                        self.out.push_str(lang);
+                        self.brk(1);
+                    }
                 } else {
                     self.raw("<pre>");
                 }
@@ -1021,8 +1080,11 @@ impl Writer {
             }
             Role::Pre => {
                 if md {
+                    if f.count == 0 {
+                        return;
+                    }
                     self.brk(1);
-                    self.raw("```");
+                    self.raw(&"`".repeat(f.count));
                 } else {
                     self.out.push_str("</pre>");
                 }
