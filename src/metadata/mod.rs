@@ -367,6 +367,35 @@ const fn nth_bytes(words: &[&str], n: usize, bit: u8, mut table: [u8; 256]) -> [
     table
 }
 
+/// The last class attributes given to [`class_kinds`] and its answers: siblings repeat their
+/// class (cards, list items, table rows), and comparing the bytes is cheaper than scanning them.
+#[derive(Default)]
+struct ClassCache<'a> {
+    /// (class, asked byline, asked date, answer), filled round-robin.
+    slots: [(&'a str, bool, bool, (bool, bool)); 8],
+    next: usize,
+}
+
+impl<'a> ClassCache<'a> {
+    /// [`class_kinds`], from a slot when the same class was asked the same.
+    fn kinds(&mut self, class: &'a str, byline: bool, date: bool) -> (bool, bool) {
+        if class.is_empty() || !(byline || date) {
+            return (false, false);
+        }
+        if let Some(s) = self
+            .slots
+            .iter()
+            .find(|s| s.1 == byline && s.2 == date && s.0 == class)
+        {
+            return s.3;
+        }
+        let kinds = class_kinds(class, byline, date);
+        self.slots[self.next] = (class, byline, date, kinds);
+        self.next = (self.next + 1) % self.slots.len();
+        kinds
+    }
+}
+
 /// Whether a `class` attribute names a byline and whether it names a dateline, asked only for
 /// the kinds wanted: a token holding one of [`vocabulary::BYLINE_CLASS_WORDS`] and none of
 /// [`vocabulary::NOT_BYLINE_CLASS_WORDS`] (`author-avatar`, `author-bio`), likewise
@@ -562,6 +591,7 @@ fn gather(dom: &Dom, hints: &Hints) -> Found {
     let mut author_scope: Option<usize> = None;
     let body = dom.body();
     let n = dom.len();
+    let mut classes = ClassCache::default();
     let mut i = 0;
     while i < n {
         let node = dom.node(i);
@@ -704,7 +734,7 @@ fn gather(dom: &Dom, hints: &Hints) -> Found {
                 node.tag == Tag::A && rel.split_ascii_whitespace().any(|t| t == "author");
             let (want_byline, want_dated) = (f.bylines.len() < 8, f.dated.len() < 8);
             let (byline_class, date_class) =
-                class_kinds(class, want_byline && !rel_author, want_dated);
+                classes.kinds(class, want_byline && !rel_author, want_dated);
             let byline = want_byline && (rel_author || byline_class);
             let dated = want_dated && date_class;
             if byline || dated {
