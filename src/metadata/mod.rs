@@ -337,31 +337,33 @@ fn subtree_text(dom: &Dom, i: usize, skip_roles: bool) -> Option<String> {
     (!lines.is_empty()).then(|| lines.join("\n"))
 }
 
-/// Per byte, which class words may start with it: bit 1 a byline word's first byte
-/// ([`vocabulary::BYLINE_CLASS_WORDS`]), bit 2 a dateline word's, either case.
-static CLASS_STARTS: [u8; 256] = nth_bytes(
+/// Per pair of bytes (first · 256 + second), which class words start with it: bit 1 a byline
+/// word ([`vocabulary::BYLINE_CLASS_WORDS`]), bit 2 a dateline word, either case; exact pairs
+/// leave far fewer places to compare words at than a table per byte (`ta`, `bo`, `pa`).
+static CLASS_PAIRS: [u8; 65536] = first_pairs(
     vocabulary::DATE_CLASS_WORDS,
-    0,
     2,
-    nth_bytes(vocabulary::BYLINE_CLASS_WORDS, 0, 1, [0; 256]),
+    first_pairs(vocabulary::BYLINE_CLASS_WORDS, 1, [0; 65536]),
 );
 
-/// [`CLASS_STARTS`] for the words' second bytes: most bytes that may start a word are not
-/// followed by one that may continue it.
-static CLASS_SECONDS: [u8; 256] = nth_bytes(
-    vocabulary::DATE_CLASS_WORDS,
-    1,
-    2,
-    nth_bytes(vocabulary::BYLINE_CLASS_WORDS, 1, 1, [0; 256]),
-);
-
-/// `table` with `bit` set at byte `n` of each of `words` (all longer than `n`), in either case.
-const fn nth_bytes(words: &[&str], n: usize, bit: u8, mut table: [u8; 256]) -> [u8; 256] {
+/// `table` with `bit` set at the first two bytes of each of `words` (all longer than 1), in
+/// either case.
+const fn first_pairs(words: &[&str], bit: u8, mut table: [u8; 65536]) -> [u8; 65536] {
     let mut i = 0;
     while i < words.len() {
-        let c = words[i].as_bytes()[n];
-        table[c.to_ascii_lowercase() as usize] |= bit;
-        table[c.to_ascii_uppercase() as usize] |= bit;
+        let (a, b) = (words[i].as_bytes()[0], words[i].as_bytes()[1]);
+        let (a0, a1) = (
+            a.to_ascii_lowercase() as usize,
+            a.to_ascii_uppercase() as usize,
+        );
+        let (b0, b1) = (
+            b.to_ascii_lowercase() as usize,
+            b.to_ascii_uppercase() as usize,
+        );
+        table[a0 << 8 | b0] |= bit;
+        table[a0 << 8 | b1] |= bit;
+        table[a1 << 8 | b0] |= bit;
+        table[a1 << 8 | b1] |= bit;
         i += 1;
     }
     table
@@ -402,19 +404,15 @@ impl<'a> ClassCache<'a> {
 /// [`vocabulary::DATE_CLASS_WORDS`] and [`vocabulary::NOT_DATE_CLASS_WORDS`].
 ///
 /// # Complexity
-/// One scan of `class`: a table look-up per byte ([`CLASS_STARTS`], [`CLASS_SECONDS`]), the
+/// One scan of `class`: a table look-up per byte pair ([`CLASS_PAIRS`]), the
 /// words compared only where one may start, and a token's bounds and its `NOT_` words only where one matched;
 /// O(len · w) in the worst case, w the words; no allocation, as it runs on every element.
 fn class_kinds(class: &str, byline: bool, date: bool) -> (bool, bool) {
     let want = u8::from(byline) | u8::from(date) << 1;
     let b = class.as_bytes();
     let mut found = 0u8;
-    for k in 0..b.len() {
-        let m = CLASS_STARTS[b[k] as usize] & want & !found;
-        if m == 0 || k + 1 == b.len() {
-            continue;
-        }
-        let m = m & CLASS_SECONDS[b[k + 1] as usize];
+    for k in 0..b.len().saturating_sub(1) {
+        let m = CLASS_PAIRS[(b[k] as usize) << 8 | b[k + 1] as usize] & want & !found;
         if m == 0 {
             continue;
         }
