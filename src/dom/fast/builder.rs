@@ -177,6 +177,108 @@ struct Names {
     malignmark: Tag,
 }
 
+/// A stretch of the source as the html5ever sink feeds it (`crate::dom::sink`): from just after
+/// one `>` to just after the next, the last one running to the end. `tag_start` is the last `<`
+/// before `end` (`end` if there is none; the end for the last stretch).
+#[derive(Clone, Copy, Default)]
+struct Chunk {
+    start: u32,
+    tag_start: u32,
+    end: u32,
+}
+
+impl Chunk {
+    /// Where the sink ends a text node that text read in this chunk goes into: at the chunk's
+    /// last `<` if it lies in the chunk, else at the chunk's end.
+    fn text_end(self) -> u32 {
+        if self.tag_start >= self.start {
+            self.tag_start
+        } else {
+            self.end
+        }
+    }
+}
+
+/// Finds the [`Chunk`] of a position. The spans follow the html5ever sink's, which learns
+/// positions by feeding html5ever one tag at a time: a node is positioned by the chunk it was
+/// made in, not by its own bytes.
+///
+/// # Complexity
+/// Positions asked for in source order (as tokens come): each byte is looked at by `memchr` at
+/// most three times over the parse, and nothing is allocated.
+struct Chunks<'a> {
+    src: &'a [u8],
+    /// Where the first chunk starts (after a byte order mark).
+    base: usize,
+    cur: Chunk,
+    /// `cur` is the last chunk, which runs to the end.
+    last: bool,
+    /// The last `<` before `cur.end`, `NONE` if none.
+    last_lt: u32,
+}
+
+impl<'a> Chunks<'a> {
+    fn new(src: &'a str) -> Chunks<'a> {
+        let base = if src.starts_with('\u{feff}') { 3 } else { 0 };
+        Chunks {
+            src: src.as_bytes(),
+            base,
+            cur: Chunk {
+                start: base as u32,
+                tag_start: base as u32,
+                end: base as u32,
+            },
+            last: false,
+            last_lt: NONE,
+        }
+    }
+
+    /// The chunk byte `p` is read in (the last chunk for `p` = the source's length).
+    fn locate(&mut self, p: usize) -> Chunk {
+        let c = self.cur;
+        if p >= c.start as usize && (p < c.end as usize || self.last) {
+            return c;
+        }
+        // The parser asks in source order; anything else starts again from the beginning.
+        let from = if p < c.start as usize {
+            self.last_lt = NONE;
+            self.last = false;
+            self.base
+        } else {
+            c.end as usize
+        };
+        let p = p.max(from);
+        let start = memchr::memrchr(b'>', &self.src[from..p]).map_or(from, |k| from + k + 1);
+        self.cur = match memchr::memchr(b'>', &self.src[p..]) {
+            Some(k) => {
+                let end = p + k + 1;
+                if let Some(l) = memchr::memrchr(b'<', &self.src[from..end]) {
+                    self.last_lt = (from + l) as u32;
+                }
+                Chunk {
+                    start: start as u32,
+                    tag_start: if self.last_lt == NONE {
+                        end as u32
+                    } else {
+                        self.last_lt
+                    },
+                    end: end as u32,
+                }
+            }
+            None => {
+                self.last = true;
+                let len = self.src.len() as u32;
+                Chunk {
+                    start: start as u32,
+                    tag_start: len,
+                    end: len,
+                }
+            }
+        };
+        self.cur
+    }
+}
+
 /// The tree under construction and the parser state of the spec.
 pub(crate) struct Tree<'a> {
     src: &'a str,
@@ -214,9 +316,14 @@ pub(crate) struct Tree<'a> {
     quirks: bool,
     ignore_lf: bool,
     pending: String,
-    pending_span: (u32, u32),
-    /// Source range of the current token.
-    span: (u32, u32),
+    /// Where the html5ever sink would say the current token is (see [`Chunks`]).
+    chunks: Chunks<'a>,
+    /// The chunk the current token starts in: where its text nodes start and its elements'
+    /// start tags are looked for.
+    chunk: Chunk,
+    /// Where a text node ends after the current token's text: the sink's end for the chunk of
+    /// its last byte.
+    text_end: u32,
     max_nodes: usize,
     pub(crate) overflow: bool,
     spans: bool,
@@ -342,8 +449,9 @@ impl<'a> Tree<'a> {
             quirks: false,
             ignore_lf: false,
             pending: String::new(),
-            pending_span: (0, 0),
-            span: (0, 0),
+            chunks: Chunks::new(src),
+            chunk: Chunk::default(),
+            text_end: 0,
             max_nodes,
             overflow: false,
             spans,
@@ -505,14 +613,16 @@ impl<'a> Tree<'a> {
         n.data = (p, p);
         if self.spans {
             n.span = Span {
-                start: self.span.0,
-                end: self.span.1,
+                start: self.chunk.start,
+                end: self.text_end,
             };
         }
         self.new_node(n)
     }
 
-    fn extend_text(&mut self, node: u32, s: &str) {
+    /// Appends `s` to text node `node`; `widen`: its span takes the current token's end too
+    /// (the sink widens it when the text goes last, not when it goes before a sibling).
+    fn extend_text(&mut self, node: u32, s: &str, widen: bool) {
         let last = self.nodes[node as usize].data.1 as usize;
         if self.pieces[last].1 as usize == self.text.len() {
             self.text.push_str(s);
@@ -525,9 +635,9 @@ impl<'a> Tree<'a> {
             self.pieces[last].2 = p;
             self.nodes[node as usize].data.1 = p;
         }
-        if self.spans {
+        if self.spans && widen {
             let n = &mut self.nodes[node as usize];
-            n.span.end = n.span.end.max(self.span.1);
+            n.span.end = n.span.end.max(self.text_end);
         }
     }
 
@@ -610,7 +720,7 @@ impl<'a> Tree<'a> {
             self.nodes[before as usize].prev
         };
         if last != NONE && self.nodes[last as usize].kind == Kind::Text {
-            self.extend_text(last, s);
+            self.extend_text(last, s, before == NONE);
             return;
         }
         let t = self.text_node(s);
@@ -669,15 +779,9 @@ impl<'a> Tree<'a> {
                 }
             }
             n.attr_bytes = bytes;
-            if self.spans && !t.end {
-                n.span = Span {
-                    start: self.span.0,
-                    end: self.span.1,
-                };
-                n.explicit = true;
-            }
         }
         n.data = (from, self.attrs.len() as u32);
+        self.locate_start_tag(&mut n);
         let id = self.new_node(n);
         if ns == Ns::Html && t.tag == Tag::TEMPLATE {
             let frag = self.new_node(N::new(Kind::Document));
@@ -700,7 +804,34 @@ impl<'a> Tree<'a> {
             self.attrs.push(a);
         }
         n.data = (from, self.attrs.len() as u32);
+        self.locate_start_tag(&mut n);
         self.new_node(n)
+    }
+
+    /// Gives a new element the current chunk's tag as its span when that tag is a start tag of
+    /// its name, as the html5ever sink does (it knows no better: a formatting element cloned at
+    /// a start tag of its own name gets that tag, one cloned anywhere else no span of its own).
+    fn locate_start_tag(&self, n: &mut N) {
+        if !self.spans {
+            return;
+        }
+        let c = self.chunk;
+        let rest = &self.src.as_bytes()[(c.tag_start as usize).min(self.src.len())..];
+        let name = self.name_of(n.tag).as_bytes();
+        let k = name.len() + 1;
+        if rest.len() >= k
+            && rest[0] == b'<'
+            && rest[1..k].eq_ignore_ascii_case(name)
+            && rest
+                .get(k)
+                .is_none_or(|c| matches!(c, b' ' | b'\t' | b'\n' | b'\r' | b'\x0c' | b'/' | b'>'))
+        {
+            n.span = Span {
+                start: c.tag_start,
+                end: c.end,
+            };
+            n.explicit = true;
+        }
     }
 
     /// Adds the token's kept attributes that `node` lacks (`<html>`, `<body>` again).
@@ -1462,7 +1593,20 @@ impl<'a> Tree<'a> {
 
     /// Processes one token from `tok`; returns the raw state the tokenizer must switch to.
     pub(crate) fn process(&mut self, tok: &Tokenizer, token: Token) -> Option<Raw> {
-        self.span = (tok.span.0 as u32, tok.span.1 as u32);
+        if self.spans {
+            let (a, b) = tok.span;
+            let last = if b > a { b - 1 } else { a };
+            if matches!(token, Token::Text | Token::Null) {
+                // Text is handed over as it is read, so its node starts where its first byte
+                // is read, and ends where its last is.
+                self.chunk = self.chunks.locate(a);
+                self.text_end = self.chunks.locate(last).text_end();
+            } else {
+                // Markup is handed over once its last byte is read.
+                self.chunk = self.chunks.locate(last);
+                self.text_end = self.chunk.text_end();
+            }
+        }
         let ignore_lf = std::mem::take(&mut self.ignore_lf);
         let tk = match token {
             Token::Doctype => {
@@ -1848,16 +1992,13 @@ impl<'a> Tree<'a> {
             Mode::InTableText => match tk {
                 Tk::Null => DONE,
                 Tk::Text(s) => {
-                    if self.pending.is_empty() {
-                        self.pending_span = self.span;
-                    }
                     self.pending.push_str(s);
-                    self.pending_span.1 = self.span.1;
                     DONE
                 }
                 _ => {
+                    // The text goes in at the token after it, which is where the sink (and so
+                    // its spans) sees it.
                     let pending = std::mem::take(&mut self.pending);
-                    let span = std::mem::replace(&mut self.span, self.pending_span);
                     if !all_ws(&pending) {
                         self.foster = true;
                         self.in_body(tok, Tk::Text(&pending));
@@ -1865,7 +2006,6 @@ impl<'a> Tree<'a> {
                     } else {
                         self.append_text(&pending);
                     }
-                    self.span = span;
                     self.pending = pending;
                     self.pending.clear();
                     (Reprocess(self.orig_mode), None)
