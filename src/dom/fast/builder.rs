@@ -1666,15 +1666,32 @@ impl<'a> Tree<'a> {
                         | Mode::AfterAfterFrameset
                 );
             if !splits {
+                if rest.len() < s.len() {
+                    self.locate_run(rest);
+                }
                 return self.dispatch(tok, Tk::Text(rest));
             }
             let ws = rest.starts_with(is_ws);
             let k = rest.find(|c: char| is_ws(c) != ws).unwrap_or(rest.len());
             let (run, tail) = rest.split_at(k);
+            self.locate_run(run);
             self.dispatch(tok, Tk::Text(run));
             rest = tail;
         }
         None
+    }
+
+    /// Positions a run of a text token that is a slice of the source (not decoded) by its own
+    /// bytes: the sink, fed the token in chunks, makes each run's node in the chunk the run is
+    /// read in, so whitespace that goes in the head ends where its chunk does, not where the
+    /// whole token does.
+    fn locate_run(&mut self, run: &str) {
+        let at = (run.as_ptr() as usize).wrapping_sub(self.src.as_ptr() as usize);
+        if !self.spans || run.is_empty() || at >= self.src.len() {
+            return;
+        }
+        self.chunk = self.chunks.locate(at);
+        self.text_end = self.chunks.locate(at + run.len() - 1).text_end();
     }
 
     fn is_foreign(&self, tk: Tk) -> bool {
