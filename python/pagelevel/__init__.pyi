@@ -133,11 +133,11 @@ def segment(
     html: _Html,
     url: str | None = None,
     timeout_ms: int = 10000,
-    parser: _Parser | str = "html5ever",
+    parser: _Parser | str = "fast",
 ) -> list[_Segment]:
     """The page's segments, as in the "segments" of `pagelevel segment`; PageLevelError past
-    `timeout_ms` (0 = no limit). `parser` as for `extract`, but html5ever by default: the
-    segments' source spans of the fast parser differ on some pages."""
+    `timeout_ms` (0 = no limit). `parser` as for `extract` (both give the same source
+    spans)."""
 
 def rules() -> list[tuple[str, str]]:
     """The rules that run after the model, in order, as (name, description) pairs."""
@@ -217,8 +217,8 @@ class Extractor(Generic[_Out]):
         without_rules: Sequence[str] | None = None,
         parser: _Parser | str | None = None,
     ) -> Extractor[_ExtractWithMetadata]:
-        """Options as `extract()`'s; `parser=None` is the fast parser, but html5ever for
-        `segment` (its source spans), as the CLI without `--parser`."""
+        """Options as `extract()`'s; `parser=None` is the fast parser, as the CLI without
+        `--parser`."""
     def extract(self, html: _Html, url: str | None = None) -> _Out:
         """As `extract(html, url, **options)`."""
     def metadata(self, html: _Html, url: str | None = None) -> _Metadata:

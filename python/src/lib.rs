@@ -177,8 +177,7 @@ struct Settings {
     format: PyFormat,
     /// Everything but the page's URL and charset (set per page).
     opts: ExtractOptions,
-    /// The parser asked for; `None`: the fast parser, but html5ever for `segment` (its
-    /// source spans), as the CLI's `--parser` left out.
+    /// The parser asked for; `None`: the fast parser, as the CLI's `--parser` left out.
     parser: Option<Parser>,
 }
 
@@ -257,10 +256,7 @@ impl Settings {
         let mut opts = self.opts.clone();
         opts.url = page.url.clone();
         opts.charset = page.charset.map(str::to_owned);
-        opts.pipeline.parser = self.parser.unwrap_or(match spans {
-            Spans::Keep => Parser::Html5ever,
-            Spans::Skip => Parser::default(),
-        });
+        opts.pipeline.parser = self.parser.unwrap_or_default();
         let deadline = opts.limits.deadline().with_cancel(cancel.clone());
         let analysis = analyze_bytes(&page.bytes, &opts, spans, Model::embedded(), &deadline)
             .map_err(|e| fail(e.to_string()))?;
@@ -435,7 +431,7 @@ fn metadata(
 
 /// The segments of one page: id, path, tag, span, box, score, template, words, parent.
 #[pyfunction]
-#[pyo3(signature = (html, url=None, timeout_ms=10000, parser="html5ever"))]
+#[pyo3(signature = (html, url=None, timeout_ms=10000, parser="fast"))]
 fn segment(
     py: Python<'_>,
     html: &Bound<'_, PyAny>,
@@ -488,7 +484,7 @@ impl Extractor {
 #[pymethods]
 impl Extractor {
     /// Options as `extract`'s, all keyword-only; `parser=None` (the default) is the fast
-    /// parser, but html5ever for `segment` (its source spans), as the CLI without `--parser`.
+    /// parser, as the CLI without `--parser`.
     #[new]
     #[pyo3(signature = (*, format="text", variant="tree-filter", keep_comments=false, with_metadata=false, include_links=false, include_images=false, timeout_ms=10000, without_rules=None, parser=None))]
     #[allow(clippy::too_many_arguments)]

@@ -392,7 +392,7 @@ def test_an_extractor_segments_and_reads_metadata_like_the_module_functions():
     for page in EXAMPLES:
         html = page.read_bytes()
         assert extractor.metadata(html, url) == pagelevel.metadata(html, url), page.name
-        # parser=None: html5ever for segments, as the module's segment() and the CLI.
+        # parser=None: the fast parser, as the module's segment() and the CLI.
         assert extractor.segment(html, url) == pagelevel.segment(html, url), page.name
     fast = pagelevel.Extractor(parser="fast")
     html = EXAMPLES[0].read_bytes()

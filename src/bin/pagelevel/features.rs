@@ -34,7 +34,7 @@ pub fn run(args: Args) -> anyhow::Result<usize> {
         failure_lines: false,
         headers: false,
     };
-    let parser = args.limits.parser_for(pagelevel::Spans::Skip);
+    let parser = args.limits.parser();
     args.input.run(format, limits, |job| {
         let deadline = limits.deadline();
         // One page's rows, or its failure.

@@ -51,7 +51,7 @@ pub fn run(args: Args) -> anyhow::Result<usize> {
                     url: e.url.as_deref(),
                     limits,
                     deadline: Some(&deadline),
-                    parser: args.limits.parser_for(pagelevel::Spans::Skip),
+                    parser: args.limits.parser(),
                     ..Default::default()
                 },
             )?;

@@ -267,7 +267,7 @@ impl PageInputs {
     ) -> anyhow::Result<usize> {
         let model = pipeline.model()?;
         let options = Options {
-            parser: pipeline.limits.parser_for(spans),
+            parser: pipeline.limits.parser(),
             ..pipeline.options()
         };
         let limits = self.timeout.with(pipeline.limits.limits());

@@ -60,8 +60,7 @@ impl ManifestArgs {
 #[derive(clap::Args, Debug, Clone)]
 pub struct LimitArgs {
     /// The HTML parser: fast (the purpose-built one) or html5ever (its reference; the same tree
-    /// on every shared page, docs/parser.md). Default: fast, but html5ever for `segment` and
-    /// `view`, which print source spans (the fast parser's spans differ on some pages).
+    /// and the same source spans on every shared page, docs/parser.md). Default: fast.
     #[arg(help_heading = LIMITS, hide_short_help = true, long, value_enum)]
     pub parser: Option<Parser>,
     /// Largest page accepted, in bytes after gzip decompression (default 64 MiB).
@@ -87,12 +86,9 @@ impl LimitArgs {
     }
 
     /// The parser for a command: the one asked for, else the library's default (the fast
-    /// parser), or html5ever when `spans` are printed (`segment`, `view`).
-    pub fn parser_for(&self, spans: pagelevel::Spans) -> Parser {
-        self.parser.unwrap_or(match spans {
-            pagelevel::Spans::Keep => Parser::Html5ever,
-            pagelevel::Spans::Skip => Parser::default(),
-        })
+    /// parser, whose source spans are html5ever's too, so `segment` and `view` use it as well).
+    pub fn parser(&self) -> Parser {
+        self.parser.unwrap_or_default()
     }
 
     /// The limits these flags describe, without a time limit (see [`TimeoutArg`]).
@@ -221,7 +217,7 @@ impl PipelineArgs {
                 tree_keep_words: self.tree_keep_words,
             },
             rules: self.rule_set(),
-            parser: self.limits.parser_for(pagelevel::Spans::Skip),
+            parser: self.limits.parser(),
             ..Options::default()
         }
     }

@@ -132,7 +132,7 @@ impl Args {
                 ..SiteLevelOptions::default()
             },
             limits: self.timeout.with(self.pipeline.limits.limits()),
-            parser: self.pipeline.limits.parser_for(pagelevel::Spans::Skip),
+            parser: self.pipeline.limits.parser(),
             ..RunOptions::default()
         }
     }

@@ -154,7 +154,7 @@ pub fn run(mut args: Args) -> anyhow::Result<usize> {
     let opts = TrainOptions {
         manifests: set_manifests(&args.data, &args.sets),
         run: RunOptions {
-            parser: args.pipeline.limits.parser_for(pagelevel::Spans::Skip),
+            parser: args.pipeline.limits.parser(),
             ..RunOptions::default()
         },
         labels: args.labels,

@@ -49,7 +49,7 @@ pub fn run(args: Args) -> anyhow::Result<usize> {
             limits,
             deadline: Some(&deadline),
             spans: pagelevel::Spans::Keep,
-            parser: args.pipeline.limits.parser_for(pagelevel::Spans::Keep),
+            parser: args.pipeline.limits.parser(),
             ..Default::default()
         },
     ) {
