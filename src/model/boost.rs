@@ -212,9 +212,22 @@ impl Forest {
     /// # Complexity
     /// O(trees · depth · LANES).
     pub(crate) fn margins_columns(&self, vals: &[u32], out: &mut [f32], r: usize) {
-        // The one check that makes the unchecked reads below sound: every split reads inside
-        // the batch.
+        // The one check that makes the unchecked reads in `sums` sound: every split reads
+        // inside the batch.
         assert!(vals.len() >= self.row_len * LANES, "batch too short");
+        let z = self.sums(vals);
+        out[..r].copy_from_slice(&z[..r]);
+    }
+
+    /// The margins of the [`LANES`] lanes of a checked batch (see
+    /// [`Forest::margins_columns`]). Every lane starts at the root, so its split is loaded
+    /// once and the first level compares adjacent values; the sums are added in the same
+    /// order as [`Forest::margin`].
+    ///
+    /// # Complexity
+    /// O(trees · depth · LANES).
+    #[inline]
+    fn sums(&self, vals: &[u32]) -> [f32; LANES] {
         let depth = self.depth;
         let splits = (1usize << depth) - 1;
         let mut z = [self.base; LANES];
@@ -223,12 +236,14 @@ impl Forest {
             .chunks_exact(splits)
             .zip(self.leaf.chunks_exact(1 << depth))
         {
-            let mut k = [0usize; LANES];
-            for _ in 0..depth {
+            let root = nodes[0];
+            let first = &vals[root.offset as usize..][..LANES];
+            let mut k: [usize; LANES] = std::array::from_fn(|j| 1 + (first[j] > root.key) as usize);
+            for _ in 1..depth {
                 for (j, kj) in k.iter_mut().enumerate() {
                     // SAFETY: *kj < 2^level − 1 + 2^level ≤ splits = nodes.len() before the
                     // last level's step, and s.offset + j = column · LANES + j with
-                    // column < row_len, so inside vals (checked above).
+                    // column < row_len, so inside vals (checked by the caller).
                     let s = unsafe { *nodes.get_unchecked(*kj) };
                     let v = unsafe { *vals.get_unchecked(s.offset as usize + j) };
                     *kj = 2 * *kj + 1 + (v > s.key) as usize;
@@ -238,7 +253,7 @@ impl Forest {
                 z[j] += leaves[k[j] - splits];
             }
         }
-        out[..r].copy_from_slice(&z[..r]);
+        z
     }
 
     /// One more than the largest row index a split reads: how wide a batch
