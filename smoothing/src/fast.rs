@@ -117,13 +117,16 @@ impl Flat {
         }
     }
 
-    fn add(&mut self, mut other: Flat) {
+    /// `self += other`; gives back the emptied list of one of the two, for reuse.
+    fn add(&mut self, mut other: Flat) -> Vec<(u32, f64)> {
         self.base += other.base;
         self.slope0 += other.slope0;
         if other.bps.len() > self.bps.len() {
             std::mem::swap(&mut self.bps, &mut other.bps);
         }
         self.bps.extend_from_slice(&other.bps);
+        other.bps.clear();
+        other.bps
     }
 }
 
@@ -244,6 +247,9 @@ pub fn solve(
     // Node `i`'s capped runs are `jumps[jump_start[i]..jump_start[i - 1]]`.
     let mut jump_start = vec![0u32; n];
     let (mut pts, mut out) = (Vec::new(), Vec::new());
+    // Emptied breakpoint lists of consumed functions: a path top's function takes one
+    // instead of allocating its own (one per path, most of them a few entries long).
+    let mut spare: Vec<Vec<(u32, f64)>> = Vec::new();
     let mut root_rank = 0u32;
     let mut cost = 0.0;
     // Reverse preorder meets every path top after all tops below it.
@@ -260,11 +266,14 @@ pub fn solve(
         let path = (t..e + 1).rev();
         if path.len() < LONG_PATH {
             // Short path: each node sweeps its whole function.
-            let mut f = Flat::default();
+            let mut f = Flat {
+                bps: spare.pop().unwrap_or_default(),
+                ..Flat::default()
+            };
             for i in path {
                 jump_start[i] = jumps.len() as u32;
                 while let Some((_, light)) = pop_owned_by(&mut pending, i) {
-                    f.add(light);
+                    spare.push(f.add(light));
                 }
                 if w[i] > 0.0 {
                     f.add_abs(w[i], rank[i], vals);
@@ -300,6 +309,9 @@ pub fn solve(
                 for &(k, d) in &light.bps {
                     seg.range_add(k as usize, gaps, d);
                 }
+                let mut bps = light.bps;
+                bps.clear();
+                spare.push(bps);
             }
             if w[i] > 0.0 {
                 let r = rank[i] as usize;
@@ -336,6 +348,7 @@ pub fn solve(
             // Hand the top's function to its parent as slope changes.
             let mut flat = Flat {
                 base,
+                bps: spare.pop().unwrap_or_default(),
                 ..Flat::default()
             };
             let mut prev = None;
@@ -346,7 +359,6 @@ pub fn solve(
                 }
                 prev = Some(s);
             });
-            flat.bps.shrink_to_fit();
             pending.push((q, flat));
         }
     }
