@@ -11,7 +11,8 @@
 use std::path::PathBuf;
 
 use pagelevel::config::Deadline;
-use pagelevel::dom::{close_unterminated_title, compare::first_difference, Parser};
+use pagelevel::dom::compare::{first_difference, first_span_difference};
+use pagelevel::dom::{close_unterminated_title, Parser};
 use pagelevel::input::manifest::Manifest;
 use pagelevel::Limits;
 
@@ -78,16 +79,7 @@ fn main() {
                 }
                 let a = Parser::Html5ever.parse_within(html, &limits, &none).ok()?;
                 let b = Parser::Fast.parse_within(html, &limits, &none).ok()?;
-                (0..a.len())
-                    .find(|&i| a.node(i).span != b.node(i).span)
-                    .map(|i| {
-                        format!(
-                            "{}: span {:?} vs {:?}",
-                            a.path(i),
-                            a.node(i).span,
-                            b.node(i).span
-                        )
-                    })
+                first_span_difference(&a, &b)
             });
             match diff {
                 None => same += 1,

@@ -7,7 +7,8 @@ use std::time::Instant;
 use crate::common;
 
 use pagelevel::config::Deadline;
-use pagelevel::dom::{self, compare::first_difference, reference, Dom, Kind, Parser};
+use pagelevel::dom::compare::{first_difference, first_span_difference};
+use pagelevel::dom::{self, reference, Dom, Kind, Parser};
 use pagelevel::{Error, Limits};
 
 /// The tree as one line: `name[attrs](children)`, text quoted, comments `#n` (their length),
@@ -449,16 +450,7 @@ fn span_difference(html: &str) -> Option<String> {
     let (none, limits) = (Deadline::none(), Limits::default());
     let a = Parser::Html5ever.parse_within(html, &limits, &none).ok()?;
     let b = Parser::Fast.parse_within(html, &limits, &none).ok()?;
-    (0..a.len().min(b.len()))
-        .find(|&i| a.node(i).span != b.node(i).span)
-        .map(|i| {
-            format!(
-                "{}: span {:?} vs {:?}",
-                a.path(i),
-                a.node(i).span,
-                b.node(i).span
-            )
-        })
+    first_span_difference(&a, &b)
 }
 
 /// Parses every `step`-th page of every set with both parsers, with and without spans;

@@ -2,6 +2,21 @@
 
 use super::tree::Dom;
 
+/// The first node whose source span differs between `a` and `b` (two parses of one page with
+/// spans, checked by [`first_difference`] to be the same tree), described with its path. O(n).
+pub fn first_span_difference(a: &Dom, b: &Dom) -> Option<String> {
+    (0..a.len().min(b.len()))
+        .find(|&i| a.node(i).span != b.node(i).span)
+        .map(|i| {
+            format!(
+                "{}: span {:?} vs {:?}",
+                a.path(i),
+                a.node(i).span,
+                b.node(i).span
+            )
+        })
+}
+
 /// The first node where `a` and `b` differ (kind, name, namespace, parent, subtree end, text,
 /// kept attributes, comment length, byte estimate), described with its path; `None` when they
 /// hold the same tree.
