@@ -23,6 +23,7 @@ SETS = ["wcxb-dev", "l3s-gn1", "readability", "cleaneval-dev", "sites", "chaos"]
 READS = {
     "forum-replies": "class names (comment regions) and markup twins",
     "declared-discussion": "schema.org page type (DiscussionForumPosting, QAPage)",
+    "thread-url": "forum engines' thread URL conventions",
     "main-start": "WCAG skip link, HTML <main>",
     "twin-items": "repeated markup (a list's items)",
     "comments": "class names (comment regions)",

@@ -1,6 +1,7 @@
 //! Hosts and sites of links, as a browser reads them: the WHATWG URL Standard through the `url`
 //! crate (IDNA to ASCII, IPv4 and IPv6 hosts, `\\` read as `/`, userinfo), and the public
-//! suffix list for a host's registrable domain. Links are only compared by site.
+//! suffix list for a host's registrable domain. Links are only compared by site; a page's own
+//! URL is also read for the path convention of forum threads ([`names_thread`]).
 
 use url::{Host, Url};
 
@@ -114,9 +115,75 @@ pub(crate) fn is_intra_site(href: &str, site: Option<&str>) -> Option<bool> {
     }
 }
 
+/// Path segments that forum engines put before a thread's id: XenForo `threads`, Discourse `t`,
+/// Invision `topic`, Reddit and Lemmy-style `comments`, Stack Exchange `questions`, and kin.
+const THREAD_SEGMENTS: [&str; 6] = ["threads", "thread", "t", "topic", "questions", "comments"];
+
+/// Script names of the classic forum engines' thread views (phpBB, vBulletin, TripAdvisor-style
+/// `ShowTopic-…`), matched as a segment's start, ASCII case-insensitively.
+const THREAD_SCRIPTS: [&str; 3] = ["showthread", "viewtopic", "showtopic"];
+
+/// Whether an absolute `http(s)` URL names one forum thread by its engine's path convention: a
+/// segment of [`THREAD_SEGMENTS`] followed by a later segment holding a digit (the thread's
+/// id: `/threads/title.691400/`, `/t/slug/1234`, `/r/sub/comments/1rku5x9/…`; a topic index
+/// such as `/topic/technology` has none), or a segment starting with one of
+/// [`THREAD_SCRIPTS`]. The query and fragment are not read.
+///
+/// Complexity: O(len), no allocation.
+pub fn names_thread(url: &str) -> bool {
+    let Some((scheme, rest)) = url.trim().split_once("://") else {
+        return false;
+    };
+    if !(scheme.eq_ignore_ascii_case("http") || scheme.eq_ignore_ascii_case("https")) {
+        return false;
+    }
+    let rest = rest.split(['?', '#']).next().unwrap_or("");
+    // The authority is the first segment: never a thread segment.
+    let mut segments = rest.split('/').skip(1).filter(|s| !s.is_empty());
+    while let Some(seg) = segments.next() {
+        let starts = |p: &str| seg.len() >= p.len() && seg[..p.len()].eq_ignore_ascii_case(p);
+        if THREAD_SCRIPTS.iter().any(|p| starts(p)) {
+            return true;
+        }
+        if THREAD_SEGMENTS.iter().any(|t| seg.eq_ignore_ascii_case(t)) {
+            return segments.any(|s| s.bytes().any(|b| b.is_ascii_digit()));
+        }
+    }
+    false
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn thread_urls_by_engine_convention() {
+        for url in [
+            "https://www.spigotmc.org/threads/best-hosts-2025-updated.691400/",
+            "https://forum.example.org/t/some-question/1234",
+            "https://old.reddit.com/r/science/comments/1rku5x9/fully_functional/",
+            "https://math.stackexchange.com/questions/12345/why",
+            "http://example.com/forum/showthread.php?t=99",
+            "http://example.com/viewtopic.php?f=2&t=3",
+            "https://www.tripadvisor.com/ShowTopic-g1-i5-k15-Tips.html",
+            "HTTPS://EXAMPLE.COM/Topic/12345-title/",
+        ] {
+            assert!(names_thread(url), "{url}");
+        }
+        for url in [
+            "https://example.com/topic/technology",
+            "https://example.com/threads/",
+            "https://example.com/2024/01/12/comments-on-the-budget",
+            "https://example.com/blog/post/2024/hello",
+            "https://threads.example.com/12345",
+            "https://example.com/comments?id=5",
+            "ftp://example.com/threads/1",
+            "/threads/1",
+            "",
+        ] {
+            assert!(!names_thread(url), "{url}");
+        }
+    }
 
     #[test]
     fn hosts_and_sites() {

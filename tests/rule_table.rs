@@ -4,8 +4,8 @@
 //!
 //! A node's score `y` is the `aria-judged` of the nearest element holding it (0 without one), and
 //! it is template when `y ≥ 0.5`: `<div aria-judged=1>` is text the model dropped. (The DOM keeps
-//! only the attributes the pipeline reads, `aria-*` among them; nothing reads this one.) `forum-replies`
-//! and `declared-discussion` run only with `comments`, so their rows compare `{comments}` with
+//! only the attributes the pipeline reads, `aria-*` among them; nothing reads this one.) `forum-replies`,
+//! `declared-discussion` and `thread-url` run only with `comments`, so their rows compare `{comments}` with
 //! `{comments, RULE}`; the two fallbacks act only when nothing is kept, so their pages are all
 //! template.
 
@@ -37,15 +37,19 @@ fn judged_y(dom: &Dom, i: usize) -> f32 {
     0.0
 }
 
-/// The pipeline's main text of `html` under `rules`, every scored node's score its
+/// The pipeline's main text of `html` (at `url`, when given) under `rules`, every scored node's score its
 /// [`judged_y`] (template at 0.5 and above), and the tree filter's main node the element with
 /// `id=main_id` when given.
-fn main_text(html: &str, rules: RuleSet, main_id: Option<&str>) -> String {
+fn main_text(html: &str, rules: RuleSet, main_id: Option<&str>, url: Option<&str>) -> String {
     let opts = Options {
         rules,
         ..Options::default()
     };
-    let page = Page::from_bytes(html.as_bytes(), &pagelevel::PageOptions::default()).unwrap();
+    let page_opts = pagelevel::PageOptions {
+        url,
+        ..Default::default()
+    };
+    let page = Page::from_bytes(html.as_bytes(), &page_opts).unwrap();
     let mut a = analyze(page, Model::embedded(), &opts);
     let dom = &a.page.dom;
     let seg = &mut a.segmentation;
@@ -73,6 +77,8 @@ struct Row {
     html: String,
     /// The element standing for the tree filter's main node, by `id`.
     main_id: Option<&'static str>,
+    /// The page's URL.
+    url: Option<&'static str>,
     /// Whether the main text is empty without the rule, and with it.
     empty: (bool, bool),
     /// Phrases and how often each occurs in the main text without the rule, and with it.
@@ -88,6 +94,7 @@ fn rows() -> Vec<Row> {
         with: RuleSet::NONE,
         html,
         main_id: None,
+        url: None,
         empty,
         counts,
     };
@@ -136,6 +143,27 @@ fn rows() -> Vec<Row> {
                     "<head><script type=application/ld+json>{{\"@context\":\"https://schema.org\",\
                      \"@type\":\"DiscussionForumPosting\",\"headline\":\"Which saw first\"}}\
                      </script></head><body><h1>Which saw first</h1><p>{}</p>\
+                     <div class=comments><p>reply0 says buy the cheap one first</p>\
+                     <p>reply1 says a Japanese pull saw</p></div></body>",
+                    words("op", 120)
+                ),
+                (false, false),
+                &[
+                    ("op119", 1, 1),
+                    ("reply0 says", 0, 1),
+                    ("reply1 says", 0, 1),
+                ],
+            )
+        },
+        // The same thread without a declared type, at a URL of XenForo's thread convention
+        // (`/threads/slug.id/`): the replies are its content again.
+        Row {
+            with: RuleSet::NONE.with(Rule::Comments),
+            url: Some("https://forum.example.org/threads/which-saw-first.691400/"),
+            ..row(
+                Rule::ThreadUrl,
+                format!(
+                    "<body><h1>Which saw first</h1><p>{}</p>\
                      <div class=comments><p>reply0 says buy the cheap one first</p>\
                      <p>reply1 says a Japanese pull saw</p></div></body>",
                     words("op", 120)
@@ -381,8 +409,8 @@ fn each_rule_alone_changes_its_page() {
     let mut failures = Vec::new();
     for row in rows() {
         let name = row.rule.name();
-        let without = main_text(&row.html, row.with, row.main_id);
-        let with = main_text(&row.html, row.with.with(row.rule), row.main_id);
+        let without = main_text(&row.html, row.with, row.main_id, row.url);
+        let with = main_text(&row.html, row.with.with(row.rule), row.main_id, row.url);
         let mut wrong = Vec::new();
         let empty = (without.is_empty(), with.is_empty());
         if empty != row.empty {

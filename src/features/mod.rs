@@ -126,6 +126,9 @@ pub struct PageFeatures {
     /// answers, by schema.org type (microdata `itemtype` or JSON-LD: [`names::declared_types`]):
     /// its comment regions are then its content.
     pub declares_discussion: bool,
+    /// Whether the page's URL names a forum thread by its engine's path convention
+    /// ([`url::names_thread`]); not a model column, read by the `thread-url` rule.
+    pub thread_url: bool,
     /// Per node, its markup key ([`markup::markup_keys`]): elements sharing one are twins.
     pub keys: Vec<u64>,
     /// The feature rows.
@@ -398,6 +401,7 @@ pub fn compute_with_layout(
         main_landmark,
         main_start: signals.main_start,
         declares_discussion: declared & names::declared::DISCUSSION != 0,
+        thread_url: url.is_some_and(url::names_thread),
         keys,
         matrix: FeatureMatrix { data, row_of },
     }

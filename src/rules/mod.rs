@@ -12,21 +12,22 @@
 //! |---|---|---|
 //! | 1 | `forum-replies` | a forum thread's replies marked up as its opening post are kept, and the thread is spared the `comments` pass ([`comments::keep_replies`]); runs only with `comments` |
 //! | 2 | `declared-discussion` | a page that declares itself a discussion by schema.org type (`DiscussionForumPosting`, a forum thread; `QAPage`, a question with its answers; microdata or JSON-LD) keeps its comment regions: its comments are its content ([`crate::features::PageFeatures::declares_discussion`]); runs only with `comments` |
-//! | 3 | `main-start` | the page's own main element (skip-link target, else `<main>`) is kept when the model kept almost nothing ([`bypass::recover_main`]) |
-//! | 4 | `twin-items` | the few dropped items of a list or grid whose markup twins were mostly kept are kept ([`twins::keep_twins`]) |
-//! | 5 | `comments` | comment threads under an article leave ([`comments::drop_regions`]) |
-//! | 6 | `inline-chrome` | share bars, skip and screen-reader text, search and account controls leave |
-//! | 7 | `galleries` | photo galleries' captions leave |
-//! | 8 | `asides` | the complementary landmark (`<aside>`, `role=complementary`) leaves |
-//! | 9 | `page-header-footer` | the page's own banner and content-info landmarks leave, but the one holding the title heading |
-//! | 10 | `related-links` | lists of related links leave |
-//! | 11 | `before-main` | what precedes the page's main start and its title heading leaves ([`bypass::drop_bypassed`]) |
-//! | 12 | `only-chrome` | a page whose few kept words all lie in its chrome landmarks has no main content ([`comments::only_chrome`]) |
-//! | 13 | `repeats` | the second copy of a repeated passage leaves ([`crate::features::repeats::drop_repeats`]) |
-//! | 14 | `lowest-fallback` | when nothing is kept, the least template-like text that is not chrome is |
-//! | 15 | `blocks-fallback` | when that is nothing too, boilerpipe's content blocks are |
+//! | 3 | `thread-url` | a page whose URL names a forum thread by its engine's path convention (a `threads`, `t`, `topic`, `questions` or `comments` segment before one holding an id; `showthread`, `viewtopic`, `showtopic` scripts: [`crate::url::names_thread`]) keeps its comment regions, as `declared-discussion` does; runs only with `comments` |
+//! | 4 | `main-start` | the page's own main element (skip-link target, else `<main>`) is kept when the model kept almost nothing ([`bypass::recover_main`]) |
+//! | 5 | `twin-items` | the few dropped items of a list or grid whose markup twins were mostly kept are kept ([`twins::keep_twins`]) |
+//! | 6 | `comments` | comment threads under an article leave ([`comments::drop_regions`]) |
+//! | 7 | `inline-chrome` | share bars, skip and screen-reader text, search and account controls leave |
+//! | 8 | `galleries` | photo galleries' captions leave |
+//! | 9 | `asides` | the complementary landmark (`<aside>`, `role=complementary`) leaves |
+//! | 10 | `page-header-footer` | the page's own banner and content-info landmarks leave, but the one holding the title heading |
+//! | 11 | `related-links` | lists of related links leave |
+//! | 12 | `before-main` | what precedes the page's main start and its title heading leaves ([`bypass::drop_bypassed`]) |
+//! | 13 | `only-chrome` | a page whose few kept words all lie in its chrome landmarks has no main content ([`comments::only_chrome`]) |
+//! | 14 | `repeats` | the second copy of a repeated passage leaves ([`crate::features::repeats::drop_repeats`]) |
+//! | 15 | `lowest-fallback` | when nothing is kept, the least template-like text that is not chrome is |
+//! | 16 | `blocks-fallback` | when that is nothing too, boilerpipe's content blocks are |
 //!
-//! Rules 5–10 each drop their regions only when the page keeps at least
+//! Rules 6–11 each drop their regions only when the page keeps at least
 //! [`RuleOptions::min_article_words`] words outside them: the regions then belong to an
 //! article; otherwise they may be the page's content (a forum, a gallery page).
 //!
@@ -80,8 +81,10 @@ pub fn main_keep(
             .main
             .is_some_and(|main| comments::keep_replies(&cx, main, &mut mask));
     // A declared discussion's comments are its content, however they are marked up.
-    let thread =
-        replies || on(Rule::Comments) && on(Rule::DeclaredDiscussion) && f.declares_discussion;
+    let thread = replies
+        || on(Rule::Comments)
+            && (on(Rule::DeclaredDiscussion) && f.declares_discussion
+                || on(Rule::ThreadUrl) && f.thread_url);
     // The start of the main content by the page's own account: its element stands in for a
     // model that kept almost nothing; what precedes it is chrome.
     let start = (on(Rule::MainStart) || on(Rule::BeforeMain))

@@ -8,6 +8,9 @@ pub enum Rule {
     /// A page that declares itself a discussion (schema.org) keeps its comment regions (runs
     /// with `comments`).
     DeclaredDiscussion,
+    /// A page whose URL names a forum thread by its engine's convention keeps its comment
+    /// regions (runs with `comments`).
+    ThreadUrl,
     /// The page's own main element is kept when the model kept almost nothing.
     MainStart,
     /// The few dropped items of a list whose markup twins were mostly kept are kept too.
@@ -38,9 +41,10 @@ pub enum Rule {
 
 impl Rule {
     /// Every rule, in the order the rules run.
-    pub const ALL: [Rule; 15] = [
+    pub const ALL: [Rule; 16] = [
         Rule::ForumReplies,
         Rule::DeclaredDiscussion,
+        Rule::ThreadUrl,
         Rule::MainStart,
         Rule::TwinItems,
         Rule::Comments,
@@ -61,6 +65,7 @@ impl Rule {
         match self {
             Rule::ForumReplies => "forum-replies",
             Rule::DeclaredDiscussion => "declared-discussion",
+            Rule::ThreadUrl => "thread-url",
             Rule::MainStart => "main-start",
             Rule::TwinItems => "twin-items",
             Rule::Comments => "comments",
@@ -85,6 +90,9 @@ impl Rule {
             }
             Rule::DeclaredDiscussion => {
                 "a page declaring itself a forum thread or Q&A (schema.org) keeps its comments (runs with comments)"
+            }
+            Rule::ThreadUrl => {
+                "a page whose URL names a forum thread (/threads/, /t/, /comments/, viewtopic…) keeps its comments (runs with comments)"
             }
             Rule::MainStart => {
                 "the page's own main element (skip-link target, else <main>) is kept when the model kept almost nothing"
@@ -119,8 +127,8 @@ impl Rule {
         Rule::ALL.into_iter().find(|r| r.name() == name)
     }
 
-    pub(super) fn bit(self) -> u16 {
-        1 << self as u16
+    pub(super) fn bit(self) -> u32 {
+        1 << self as u32
     }
 }
 
@@ -132,7 +140,7 @@ impl std::fmt::Display for Rule {
 
 /// Which rules run: a set of [`Rule`]s, all of them by default.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub struct RuleSet(u16);
+pub struct RuleSet(u32);
 
 impl RuleSet {
     /// Every rule.
