@@ -124,10 +124,11 @@ const THREAD_SEGMENTS: [&str; 6] = ["threads", "thread", "t", "topic", "question
 const THREAD_SCRIPTS: [&str; 3] = ["showthread", "viewtopic", "showtopic"];
 
 /// Whether an absolute `http(s)` URL names one forum thread by its engine's path convention: a
-/// segment of [`THREAD_SEGMENTS`] followed by a later segment holding a digit (the thread's
-/// id: `/threads/title.691400/`, `/t/slug/1234`, `/r/sub/comments/1rku5x9/…`; a topic index
-/// such as `/topic/technology` has none), or a segment starting with one of
-/// [`THREAD_SCRIPTS`]. The query and fragment are not read.
+/// segment `threads`, `thread`, `t`, `topic`, `questions` or `comments` followed by a later
+/// segment holding a digit (the thread's id: `/threads/title.691400/`, `/t/slug/1234`,
+/// `/r/sub/comments/1rku5x9/…`; a topic index such as `/topic/technology` has none), or a
+/// segment starting with `showthread`, `viewtopic` or `showtopic`, ASCII case-insensitively.
+/// The query and fragment are not read.
 ///
 /// Complexity: O(len), no allocation.
 pub fn names_thread(url: &str) -> bool {
