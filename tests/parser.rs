@@ -329,13 +329,19 @@ fn million_deep_divs_parse_in_linear_time() {
     assert_eq!(fast(&nested_b).len(), depth + 5);
 }
 
-/// Seconds for the best of five parses of `html`, and the nodes it builds.
-fn best_time(html: &str) -> (f64, usize) {
+/// Seconds for the best of five parses of `html` (with source spans when `spans`), and the
+/// nodes it builds.
+fn best_time(html: &str, spans: bool) -> (f64, usize) {
     let mut nodes = 0;
     let best = (0..5)
         .map(|_| {
             let t = Instant::now();
-            let d = dom::fast::parse_plain_within(html, &Limits::default(), &Deadline::none());
+            let (limits, none) = (Limits::default(), Deadline::none());
+            let d = if spans {
+                dom::fast::parse_within(html, &limits, &none)
+            } else {
+                dom::fast::parse_plain_within(html, &limits, &none)
+            };
             nodes = std::hint::black_box(d.map(|d| d.len()).unwrap_or(0));
             t.elapsed().as_secs_f64()
         })
@@ -346,10 +352,24 @@ fn best_time(html: &str) -> (f64, usize) {
 /// Seconds per node of `html` over seconds per node of a flat page (`<br>`s) of as many nodes:
 /// what the shape costs beyond building that many nodes, whose cost per node itself grows a
 /// little with the page (caches, page faults) on any parser.
-fn relative_cost(html: &str) -> f64 {
-    let (t, nodes) = best_time(html);
-    let (flat, _) = best_time(&"<br>".repeat(nodes.saturating_sub(4).max(1)));
+fn relative_cost(html: &str, spans: bool) -> f64 {
+    let (t, nodes) = best_time(html, spans);
+    let (flat, _) = best_time(&"<br>".repeat(nodes.saturating_sub(4).max(1)), spans);
     t / flat
+}
+
+/// The growth exponent of parsing `make(50_000)` against `make(200_000)`: log(t2/t1)/log(4)
+/// with the times taken relative to a flat page of the same node count, plus one (1 for
+/// linear, 2 for quadratic); the least of three attempts, since a burst of load from another
+/// process inflates one measurement while a quadratic step shows in every attempt.
+fn growth_exponent(make: fn(usize) -> String, spans: bool) -> f64 {
+    let (small, large) = (make(50_000), make(200_000));
+    (0..3)
+        .map(|_| {
+            let (r1, r2) = (relative_cost(&small, spans), relative_cost(&large, spans));
+            1.0 + (r2 / r1).ln() / 4f64.ln()
+        })
+        .fold(f64::INFINITY, f64::min)
 }
 
 #[test]
@@ -364,9 +384,7 @@ fn growth_is_linear_on_adversarial_shapes() {
         libc::mallopt(libc::M_MMAP_THRESHOLD, 1 << 30);
         libc::mallopt(libc::M_TRIM_THRESHOLD, 1 << 30);
     }
-    // Each shape at 50,000 and 200,000 elements. The exponent is log(t2/t1)/log(4) with the
-    // times taken relative to a flat page of the same node count, plus one: 1 for linear, 2
-    // for quadratic.
+    // Each shape at 50,000 and 200,000 elements ([`growth_exponent`]).
     type Shape = (&'static str, fn(usize) -> String);
     let shapes: [Shape; 11] = [
         ("nested divs", |n| "<div>".repeat(n)),
@@ -402,17 +420,47 @@ fn growth_is_linear_on_adversarial_shapes() {
         }),
     ];
     for (name, make) in shapes {
-        let (small, large) = (make(50_000), make(200_000));
-        // A burst of load from another process inflates one measurement: the least of three
-        // attempts is the shape's (a quadratic step shows in every attempt).
-        let exponent = (0..3)
-            .map(|_| {
-                let (r1, r2) = (relative_cost(&small), relative_cost(&large));
-                1.0 + (r2 / r1).ln() / 4f64.ln()
-            })
-            .fold(f64::INFINITY, f64::min);
+        let exponent = growth_exponent(make, false);
         eprintln!("{name}: growth exponent {exponent:.2}");
         assert!(exponent <= 1.2, "{name}: growth exponent {exponent:.2}");
+    }
+}
+
+#[test]
+fn growth_is_linear_with_source_spans() {
+    let _machine = common::timed();
+    #[cfg(all(target_os = "linux", target_env = "gnu"))]
+    // SAFETY: mallopt only changes allocator thresholds; no memory is touched.
+    unsafe {
+        libc::mallopt(libc::M_MMAP_THRESHOLD, 1 << 30);
+        libc::mallopt(libc::M_TRIM_THRESHOLD, 1 << 30);
+    }
+    // Spans place each token by the chunk (up to the next `>`) it is read in; a text token is
+    // placed by its first and last bytes, and then each of its runs again from its start.
+    type Shape = (&'static str, fn(usize) -> String);
+    let shapes: [Shape; 6] = [
+        ("nested divs", |n| "<div>".repeat(n)),
+        ("misnested formatting", |n| "<b><i><p>".repeat(n / 3) + "x"),
+        ("unclosed anchors", |n| "<a href=x>t".repeat(n)),
+        // Text over two chunks in body: placed by its first and last bytes.
+        ("text with `>` in body", |n| "a>b<br>".repeat(n)),
+        // Text over two chunks where text splits into runs (ignored in a frameset): its first
+        // run is placed again from the source's start, behind the chunk of its last byte.
+        ("text with `>` in a frameset", |n| {
+            "<frameset>".to_string() + &"a > b<!---->".repeat(n)
+        }),
+        // The same after long markup, which that search walks back over once per token.
+        ("text with `>` after long comments in a frameset", |n| {
+            "<frameset>".to_string() + &format!("<!--{}-->a > b", "x".repeat(64)).repeat(n)
+        }),
+    ];
+    for (name, make) in shapes {
+        let exponent = growth_exponent(make, true);
+        eprintln!("{name} (spans): growth exponent {exponent:.2}");
+        assert!(
+            exponent <= 1.2,
+            "{name} (spans): growth exponent {exponent:.2}"
+        );
     }
 }
 
