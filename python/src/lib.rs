@@ -317,11 +317,45 @@ fn rules() -> Vec<(&'static str, &'static str)> {
 /// How often a call waiting for its pages looks for a pending signal (Ctrl-C), in ms.
 const SIGNAL_POLL_MS: u64 = 50;
 
+/// Work for [`WORKER`], its borrows' lifetime erased (see [`interruptible`]).
+type Job = Box<dyn FnOnce() + Send + 'static>;
+
+/// The helper thread that runs the main thread's calls (see [`interruptible`]), named
+/// `pagelevel_call` (apart from `extract_many`'s `pagelevel-N`), and its process id; started
+/// at the first such call and kept: a thread spawned per call cost about 60 µs of CPU a call
+/// (clone, stack mapping and release). A forked child (Spark's Python workers) inherits the
+/// slot but not the thread, so it starts its own.
+static WORKER: Mutex<Option<(u32, mpsc::Sender<Job>)>> = Mutex::new(None);
+
+/// The sender to this process's [`WORKER`], started if it is not.
+fn worker() -> PyResult<mpsc::Sender<Job>> {
+    let mut slot = WORKER.lock().unwrap_or_else(|e| e.into_inner());
+    let pid = std::process::id();
+    if let Some((owner, tx)) = &*slot {
+        if *owner == pid {
+            return Ok(tx.clone());
+        }
+    }
+    let (tx, rx) = mpsc::channel::<Job>();
+    std::thread::Builder::new()
+        .name("pagelevel_call".into())
+        .spawn(move || {
+            for job in rx {
+                // A panicking job drops its result's sender, which its caller sees; the
+                // thread stays for the next call.
+                let _ = std::panic::catch_unwind(std::panic::AssertUnwindSafe(job));
+            }
+        })
+        .map_err(|e| PageLevelError::new_err(format!("cannot start a thread: {e}")))?;
+    *slot = Some((pid, tx.clone()));
+    Ok(tx)
+}
+
 /// Runs `work` without the GIL, so other Python threads run; `work` sets the flag it is
 /// given on each page's deadline. On the main thread (the only one Python delivers signals
-/// to) the work runs on a helper thread while this one checks for signals every
+/// to) the work runs on the [`WORKER`] thread while this one checks for signals every
 /// [`SIGNAL_POLL_MS`]: a KeyboardInterrupt sets the flag, which stops the pages at their next
-/// deadline check, and is raised at once.
+/// deadline check, and is raised once the work has stopped.
 fn interruptible<T: Send>(
     py: Python<'_>,
     work: impl FnOnce(&Arc<AtomicBool>) -> T + Send,
@@ -334,31 +368,39 @@ fn interruptible<T: Send>(
     if !on_main_thread {
         return Ok(py.allow_threads(|| work(&cancel)));
     }
-    std::thread::scope(|scope| {
-        let (tx, rx) = mpsc::channel();
-        let flag = &cancel;
-        scope.spawn(move || {
-            let _ = tx.send(work(flag));
-        });
-        let mut rx = rx;
-        loop {
-            let wait = Duration::from_millis(SIGNAL_POLL_MS);
-            // A receiver is Send, not Sync: it goes into the GIL-free closure and back.
-            let (got, back) = py.allow_threads(move || (rx.recv_timeout(wait), rx));
-            rx = back;
-            match got {
-                Ok(result) => return Ok(result),
-                Err(mpsc::RecvTimeoutError::Disconnected) => {
-                    return Err(PageLevelError::new_err("the page's worker thread stopped"))
-                }
-                Err(mpsc::RecvTimeoutError::Timeout) => {}
+    let (tx, rx) = mpsc::channel();
+    let flag = &cancel;
+    let job: Box<dyn FnOnce() + Send + '_> = Box::new(move || {
+        let _ = tx.send(work(flag));
+    });
+    // SAFETY: the job borrows `work`'s captures and `cancel`, which live until this function
+    // returns; it returns only after the job has sent its result (the job touches nothing
+    // borrowed after that) or dropped its sender unsent (ended by a panic), or when the job
+    // was never accepted (a failed send gives it back, and it is dropped unrun).
+    let job: Job = unsafe { std::mem::transmute::<Box<dyn FnOnce() + Send + '_>, Job>(job) };
+    worker()?
+        .send(job)
+        .map_err(|_| PageLevelError::new_err("the page's worker thread stopped"))?;
+    let mut rx = rx;
+    loop {
+        let wait = Duration::from_millis(SIGNAL_POLL_MS);
+        // A receiver is Send, not Sync: it goes into the GIL-free closure and back.
+        let (got, back) = py.allow_threads(move || (rx.recv_timeout(wait), rx));
+        rx = back;
+        match got {
+            Ok(result) => return Ok(result),
+            Err(mpsc::RecvTimeoutError::Disconnected) => {
+                return Err(PageLevelError::new_err("the page's worker thread stopped"))
             }
-            if let Err(e) = py.check_signals() {
-                cancel.store(true, Ordering::Relaxed);
-                return Err(e);
-            }
+            Err(mpsc::RecvTimeoutError::Timeout) => {}
         }
-    })
+        if let Err(e) = py.check_signals() {
+            cancel.store(true, Ordering::Relaxed);
+            // The job borrows from this frame: wait for it to stop before raising.
+            py.allow_threads(move || drop(rx.recv()));
+            return Err(e);
+        }
+    }
 }
 
 /// [`interruptible`] for work on one page: its error becomes a PageLevelError.

@@ -5,6 +5,7 @@ from __future__ import annotations
 import gc
 import gzip
 import json
+import os
 import shutil
 import subprocess
 import time
@@ -274,6 +275,49 @@ def test_ctrl_c_interrupts_a_long_call():
         signal.signal(signal.SIGINT, previous)
     # The module works on after an interrupted call.
     assert "hello" in pagelevel.extract(b"<p>hello</p>")
+
+
+def test_a_forked_child_extracts():
+    import signal
+
+    if not hasattr(os, "fork"):
+        pytest.skip("no fork on this platform")
+    # The parent's helper thread exists now; a forked child has the slot but not the thread,
+    # and must start its own instead of waiting on one that is not there.
+    assert "hello" in pagelevel.extract(b"<p>hello</p>")
+    pid = os.fork()
+    if pid == 0:
+        signal.alarm(30)  # a hang ends the child, failing the test instead of the suite
+        ok = False
+        try:
+            ok = "child" in pagelevel.extract(b"<p>child</p>")
+        finally:
+            os._exit(0 if ok else 1)
+    _, status = os.waitpid(pid, 0)
+    assert os.waitstatus_to_exitcode(status) == 0
+    assert "parent" in pagelevel.extract(b"<p>parent</p>")
+
+
+def test_calls_reuse_one_helper_thread():
+    tasks = Path("/proc/self/task")
+    if not tasks.is_dir():
+        pytest.skip("no /proc/self/task to count threads by")
+
+    def helpers() -> int:
+        names = []
+        for t in tasks.iterdir():
+            try:
+                names.append((t / "comm").read_text().strip())
+            except FileNotFoundError:  # a thread that ended meanwhile
+                pass
+        return names.count("pagelevel_call")
+
+    # A call from the main thread runs on the helper thread, which stays for the next call.
+    pagelevel.extract(b"<p>first</p>")
+    assert helpers() == 1
+    for _ in range(20):
+        pagelevel.extract(b"<p>again</p>")
+    assert helpers() == 1
 
 
 def test_binary_input_is_not_html():
