@@ -1,15 +1,21 @@
 #!/usr/bin/env python3
 """Structure score of Markdown extractions against wcxb-dev's ``gold_markdown``:
-``pagelevel extract --format markdown`` and trafilatura's Markdown, in the same run.
+``pagelevel extract --format markdown``, trafilatura's and rs-trafilatura's Markdown, in the
+same run.
 
     python bench/structure.py [--data ../shared/data] [--bin target/release/pagelevel]
-                              [--jobs 2] [--no-trafilatura] [--pages-out FILE] [--md-out DIR]
+                              [--jobs 2] [--no-trafilatura] [--no-rs-trafilatura]
+                              [--rust-peers-bin BIN] [--pages-out FILE] [--md-out DIR]
 
-Needs trafilatura (``bench/requirements.txt``) and a release build of pagelevel. Pages go to
-pagelevel as one WARC of ``response`` records (the page's original bytes, its manifest URL as the
-target URI), so each page is read with its URL in one process; the ``==> PATH URI RECORD-ID <==``
-separator lines of the Markdown output name the pages. trafilatura gets the same bytes:
-``trafilatura.extract(html, url=URL, output_format="markdown")`` (its defaults otherwise).
+Needs trafilatura (``bench/requirements.txt``), a release build of pagelevel and one of
+``bench/rust-peers`` (``cargo build --release --manifest-path bench/rust-peers/Cargo.toml``).
+Pages go to pagelevel as one WARC of ``response`` records (the page's original bytes, its
+manifest URL as the target URI), so each page is read with its URL in one process; the
+``==> PATH URI RECORD-ID <==`` separator lines of the Markdown output name the pages.
+trafilatura gets the same bytes: ``trafilatura.extract(html, url=URL, output_format="markdown")``
+(its defaults otherwise). rs-trafilatura 0.2.2 gets the page's file and URL through
+``rust-peers --system rs-trafilatura --format markdown`` (``Options { output_markdown: true,
+url, ..Default }``, text = ``content_markdown``; its own decoding).
 
 The score, exactly
     1. Both Markdown texts are read line by line. A fenced code block (a line starting with
@@ -125,7 +131,8 @@ def load_pages(data: Path) -> list[dict]:
         raw = (data / e["html"]).read_bytes()
         html = gzip.decompress(raw) if raw[:2] == b"\x1f\x8b" else raw
         gold = (data / e["gold_markdown"]).read_text(encoding="utf-8")
-        pages.append({"id": e["id"], "url": e.get("url"), "html": html, "gold": gold})
+        pages.append({"id": e["id"], "url": e.get("url"), "html": html, "gold": gold,
+                      "file": str((data / e["html"]).resolve())})
     return pages
 
 
@@ -187,6 +194,30 @@ def run_trafilatura(pages: list[dict], jobs: int) -> tuple[list[str], float]:
     return got, time.perf_counter() - t0
 
 
+def run_rs_trafilatura(binary: Path, pages: list[dict], jobs: int) -> tuple[list[str], float]:
+    """rs-trafilatura's Markdown per page (in order) through bench/rust-peers, and the wall time
+    of the run. The pages go in a manifest of absolute paths (rust-peers joins them as given)."""
+    with tempfile.TemporaryDirectory() as tmp:
+        manifest = Path(tmp) / "set" / "manifest.jsonl"
+        manifest.parent.mkdir()
+        manifest.write_text("".join(json.dumps({"html": p["file"], "url": p["url"]}) + "\n"
+                                    for p in pages))
+        t0 = time.perf_counter()
+        out = subprocess.run([str(binary), "--system", "rs-trafilatura", "--format", "markdown",
+                              "-j", str(jobs), "--manifest", str(manifest)],
+                             capture_output=True, text=True)
+        wall = time.perf_counter() - t0
+    by_path = {}
+    for line in out.stdout.split("\n"):
+        if line.strip():
+            r = json.loads(line)
+            by_path[r["path"]] = r.get("text") or ""
+    if len(by_path) < len(pages):
+        print(f"rust-peers answered {len(by_path)} of {len(pages)} pages: {out.stderr[-500:]}",
+              file=sys.stderr)
+    return [by_path.get(p["file"], "") for p in pages], wall
+
+
 def score(golds: list[Counter], preds: list[Counter]) -> dict:
     out = {}
     for kind in ("all", *KINDS):
@@ -206,7 +237,10 @@ def main() -> int:
     ap.add_argument("--bin", type=Path, default=Path(os.environ.get(
         "PAGELEVEL_BIN", REPO / "target" / "release" / "pagelevel")))
     ap.add_argument("--jobs", type=int, default=2)
-    ap.add_argument("--no-trafilatura", action="store_true", help="pagelevel alone")
+    ap.add_argument("--no-trafilatura", action="store_true", help="leave trafilatura out")
+    ap.add_argument("--no-rs-trafilatura", action="store_true", help="leave rs-trafilatura out")
+    ap.add_argument("--rust-peers-bin", type=Path, default=Path(os.environ.get(
+        "RUST_PEERS_BIN", REPO / "bench" / "rust-peers" / "target" / "release" / "rust-peers")))
     ap.add_argument("--extract-args", default="", help="more pagelevel extract flags")
     ap.add_argument("--pages-out", type=Path, help="per-page F1 as JSON Lines")
     ap.add_argument("--md-out", type=Path, help="write each system's Markdown to DIR/SYSTEM/ID.md")
@@ -218,6 +252,9 @@ def main() -> int:
     if not a.no_trafilatura:
         tr, tr_wall = run_trafilatura(pages, a.jobs)
         peers.append(("trafilatura 2.3.1", tr, tr_wall))
+    if not a.no_rs_trafilatura:
+        rs, rs_wall = run_rs_trafilatura(a.rust_peers_bin, pages, a.jobs)
+        peers.append(("rs-trafilatura 0.2.2", rs, rs_wall))
     rows = []
     per_page = {}
     for label, mds, wall in peers:

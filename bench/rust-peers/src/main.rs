@@ -1,8 +1,8 @@
 //! `rust-peers`: main text of HTML pages by one of two Rust extractors, rs-trafilatura or
 //! dom_smoothie, in the output format of `pagelevel extract`, for `bench/quality.py`.
 //!
-//! Usage: `rust-peers --system rs-trafilatura|dom-smoothie [-j N] [--timeout-ms MS] [--time]
-//! [--manifest M]... [FILE]...`
+//! Usage: `rust-peers --system rs-trafilatura|dom-smoothie [--format text|markdown] [-j N]
+//! [--timeout-ms MS] [--time] [--manifest M]... [FILE]...`
 //!
 //! Prints one JSON line per page in input order: `{"path", "text", "error"?, "note"?,
 //! "seconds"?}` (`seconds`: the extraction call's wall time, with `--time` only). For a
@@ -12,6 +12,9 @@
 //! - rs-trafilatura: `rs_trafilatura::extract_bytes(bytes)` (default `Options`, no URL), text
 //!   = `content_text`. The crate decodes the bytes itself (`<meta charset>` / http-equiv in the
 //!   first 1024 bytes, else UTF-8, lossy): its README's call "for HTML with unknown encoding".
+//!   `--format markdown` (for `bench/structure.py`): `extract_bytes_with_options` with
+//!   `output_markdown: true` and the manifest line's `url` as `Options::url`, text =
+//!   `content_markdown` (the crate's GFM rendering of its `content_html`).
 //! - dom_smoothie: `Readability::new(str, None, Some(Config::default()))`, `parse()`, text =
 //!   `text_content` (`TextMode::Raw`, as readability.js's `textContent`). It takes a str and has
 //!   no decoder, so the bytes are decoded by [`decode`]: byte-order mark, else the first
@@ -65,6 +68,8 @@ impl System {
 struct Page {
     name: String,
     file: PathBuf,
+    /// The manifest line's `url`, given to rs-trafilatura in Markdown mode.
+    url: Option<String>,
 }
 
 /// What one extraction produced: text (maybe with a note) or an error message.
@@ -82,17 +87,20 @@ struct Done {
 
 struct Args {
     system: System,
+    markdown: bool,
     jobs: usize,
     timeout: Option<Duration>,
     time: bool,
     pages: Vec<Page>,
 }
 
-const USAGE: &str = "usage: rust-peers --system rs-trafilatura|dom-smoothie [-j N] \
+const USAGE: &str = "usage: rust-peers --system rs-trafilatura|dom-smoothie \
+[--format text|markdown (rs-trafilatura only)] [-j N] \
 [--timeout-ms MS (default 60000, 0 = none)] [--time] [--manifest M]... [FILE]...";
 
 fn parse_args() -> Result<Args, String> {
     let mut system = None;
+    let mut markdown = false;
     let mut jobs = 0;
     let mut timeout_ms: u64 = 60_000;
     let mut time = false;
@@ -109,6 +117,13 @@ fn parse_args() -> Result<Args, String> {
                 let v = value("--system")?;
                 system = Some(System::parse(&v).ok_or_else(|| format!("unknown system {v:?}"))?);
             }
+            "--format" => {
+                markdown = match value("--format")?.as_str() {
+                    "text" => false,
+                    "markdown" => true,
+                    v => return Err(format!("unknown format {v:?}")),
+                }
+            }
             "-j" | "--jobs" => jobs = value("-j")?.parse().map_err(|e| format!("-j: {e}"))?,
             "--timeout-ms" => {
                 timeout_ms = value("--timeout-ms")?
@@ -121,11 +136,17 @@ fn parse_args() -> Result<Args, String> {
             _ => pages.push(Page {
                 file: PathBuf::from(&a),
                 name: a,
+                url: None,
             }),
         }
     }
+    let system = system.ok_or("--system is required")?;
+    if markdown && !matches!(system, System::RsTrafilatura) {
+        return Err("--format markdown is for rs-trafilatura only".into());
+    }
     Ok(Args {
-        system: system.ok_or("--system is required")?,
+        system,
+        markdown,
         jobs,
         timeout: (timeout_ms > 0).then(|| Duration::from_millis(timeout_ms)),
         time,
@@ -157,6 +178,7 @@ fn read_manifest(path: &Path) -> Result<Vec<Page>, String> {
         pages.push(Page {
             name: html.to_string(),
             file: root.join(html),
+            url: rec["url"].as_str().map(str::to_string),
         });
     }
     Ok(pages)
@@ -229,6 +251,25 @@ fn find(hay: &[u8], needle: &[u8]) -> Option<usize> {
     hay.windows(needle.len()).position(|w| w == needle)
 }
 
+/// rs-trafilatura's Markdown (`output_markdown`), with the page's URL as trafilatura gets it.
+fn extract_markdown(bytes: &[u8], url: Option<String>) -> Outcome {
+    let options = rs_trafilatura::Options {
+        output_markdown: true,
+        url,
+        ..rs_trafilatura::Options::default()
+    };
+    match rs_trafilatura::extract_bytes_with_options(bytes, &options) {
+        Ok(r) => match r.content_markdown {
+            Some(md) => Outcome::Text(md, None),
+            None => Outcome::Text(String::new(), Some("no content html to render".into())),
+        },
+        Err(rs_trafilatura::Error::NoContent) => {
+            Outcome::Text(String::new(), Some("no content found".into()))
+        }
+        Err(e) => Outcome::Error(e.to_string()),
+    }
+}
+
 /// The call each crate documents for main text as plain text.
 fn extract(system: System, bytes: &[u8]) -> Outcome {
     match system {
@@ -274,7 +315,7 @@ fn panic_message(p: &(dyn std::any::Any + Send)) -> String {
 
 /// Reads and extracts one page in its own thread; a page over `timeout` is reported and its
 /// thread left running (threads cannot be killed; it ends with the process).
-fn run_page(system: System, page: &Page, timeout: Option<Duration>) -> Done {
+fn run_page(system: System, markdown: bool, page: &Page, timeout: Option<Duration>) -> Done {
     let failed = |msg: String| Done {
         outcome: Outcome::Error(msg),
         cpu: 0.0,
@@ -284,13 +325,17 @@ fn run_page(system: System, page: &Page, timeout: Option<Duration>) -> Done {
         Ok(b) => b,
         Err(e) => return failed(format!("{}: {e}", page.file.display())),
     };
+    let url = page.url.clone();
     let (tx, rx) = mpsc::channel();
     let spawned = std::thread::Builder::new()
         .stack_size(PAGE_STACK)
         .spawn(move || {
             let (c0, t0) = (thread_cpu(), Instant::now());
-            let outcome = panic::catch_unwind(AssertUnwindSafe(|| extract(system, &bytes)))
-                .unwrap_or_else(|p| Outcome::Error(format!("panic: {}", panic_message(&*p))));
+            let outcome = panic::catch_unwind(AssertUnwindSafe(|| match markdown {
+                true => extract_markdown(&bytes, url),
+                false => extract(system, &bytes),
+            }))
+            .unwrap_or_else(|p| Outcome::Error(format!("panic: {}", panic_message(&*p))));
             let _ = tx.send(Done {
                 outcome,
                 cpu: thread_cpu() - c0,
@@ -329,7 +374,7 @@ fn main() {
     let done: Vec<Done> = pool.install(|| {
         args.pages
             .par_iter()
-            .map(|p| run_page(args.system, p, args.timeout))
+            .map(|p| run_page(args.system, args.markdown, p, args.timeout))
             .collect()
     });
     let mut out = std::io::BufWriter::new(std::io::stdout().lock());
