@@ -7,6 +7,7 @@
 //! writes the feature rows. Everything is O(n + text length), with no per-node allocation.
 
 pub mod blocks;
+pub mod bylines;
 pub mod columns;
 pub mod counts;
 pub mod markup;
@@ -131,6 +132,9 @@ pub struct PageFeatures {
     pub thread_url: bool,
     /// Per node, its markup key ([`markup::markup_keys`]): elements sharing one are twins.
     pub keys: Vec<u64>,
+    /// Per node, what its attributes tell the metadata ([`bylines`] bits: a byline or
+    /// dateline class, an `itemprop`); 0 for other nodes.
+    pub marks: Vec<u8>,
     /// The feature rows.
     pub matrix: FeatureMatrix,
 }
@@ -226,6 +230,7 @@ pub fn compute_with_layout(
         in_main,
         main_landmark,
         declared,
+        marks,
     } = class_groups(dom);
     // Content words under the topmost comment-region nodes, each counted once.
     let comment_words: u32 = (1..n)
@@ -403,6 +408,7 @@ pub fn compute_with_layout(
         declares_discussion: declared & names::declared::DISCUSSION != 0,
         thread_url: url.is_some_and(url::names_thread),
         keys,
+        marks,
         matrix: FeatureMatrix { data, row_of },
     }
 }

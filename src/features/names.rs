@@ -2,6 +2,7 @@
 //! comments, ads, …), per node and inherited from its ancestors, with the landmark bits the
 //! rules read.
 
+use super::bylines;
 use super::columns::f;
 use super::vocabulary::GROUP_PREFIXES;
 use crate::dom::{Dom, Kind, Tag};
@@ -84,6 +85,8 @@ pub(super) struct ClassGroups {
     /// The page types the page declares ([`declared`] bits: schema.org types in microdata and
     /// JSON-LD, OpenGraph `og:type`).
     pub(super) declared: u8,
+    /// Per node, its [`super::bylines`] marks for the metadata.
+    pub(super) marks: Vec<u8>,
 }
 
 /// A page type declared by schema.org type or OpenGraph `og:type` ([`declared_types`]).
@@ -173,9 +176,11 @@ pub(super) fn class_groups(dom: &Dom) -> ClassGroups {
     let mut in_main = vec![false; n];
     let mut main_landmark = None;
     let mut declared = 0u8;
+    let mut marks = vec![0u8; n];
     // Short keys from one page: a fast hash (a page crafted to collide is bounded by the
     // page time limit, as any slow page is).
-    let mut memo: FxHashMap<&str, u32> = FxHashMap::default();
+    // Each value's groups and, for a class, its byline and dateline kinds.
+    let mut memo: FxHashMap<&str, (u32, u8)> = FxHashMap::default();
     for i in 1..n {
         let node = dom.node(i);
         let p = node.parent as usize;
@@ -213,15 +218,30 @@ pub(super) fn class_groups(dom: &Dom) -> ClassGroups {
             match k {
                 "id" | "class" => {
                     // Class strings repeat across a page: match each distinct one once.
-                    bits |= *memo.entry(v).or_insert_with(|| name_groups(v)) & mask;
+                    let (groups, kinds) = *memo.entry(v).or_insert_with(|| {
+                        let (byline, date) = bylines::class_kinds(v, true, true);
+                        let kinds = match byline {
+                            true => bylines::BYLINE_CLASS,
+                            false => 0,
+                        } | match date {
+                            true => bylines::DATE_CLASS,
+                            false => 0,
+                        };
+                        (name_groups(v), kinds)
+                    });
+                    bits |= groups & mask;
+                    if k == "class" {
+                        marks[i] |= kinds;
+                    }
                 }
-                // schema.org microdata: a Review item of the page's product or work.
-                "itemprop"
+                "itemprop" => {
+                    marks[i] |= bylines::ITEMPROP;
+                    // schema.org microdata: a Review item of the page's product or work.
                     if v.split_ascii_whitespace().any(|t| {
                         t.eq_ignore_ascii_case("review") || t.eq_ignore_ascii_case("reviews")
-                    }) =>
-                {
-                    bits |= REVIEW_GROUP_BIT;
+                    }) {
+                        bits |= REVIEW_GROUP_BIT;
+                    }
                 }
                 "role" => {
                     let v = v.trim();
@@ -266,6 +286,7 @@ pub(super) fn class_groups(dom: &Dom) -> ClassGroups {
         in_main,
         main_landmark,
         declared,
+        marks,
     }
 }
 
@@ -371,6 +392,29 @@ const _: () = assert!(GROUP_PREFIXES.len() == NAME_GROUPS);
 #[cfg(test)]
 mod name_tests {
     use super::*;
+
+    #[test]
+    fn byline_and_dateline_marks() {
+        let html = r#"<body><p class="c-byline__author">A</p><p class="author-avatar">B</p>
+            <p id="byline">C</p><p class="post-date x">D</p><p itemprop="name">E</p>
+            <p class="post-date x">F</p></body>"#;
+        let dom = crate::dom::parse(html, &crate::config::Limits::default()).unwrap();
+        let marks = class_groups(&dom).marks;
+        let of = |text: &str| {
+            let t = (0..dom.len()).find(|&i| dom.text(i) == text).unwrap();
+            marks[dom.parent(t).unwrap()]
+        };
+        assert_eq!(of("A"), bylines::BYLINE_CLASS);
+        assert_eq!(of("B"), 0, "an avatar is no byline");
+        assert_eq!(of("C"), 0, "an id is no class");
+        assert_eq!(of("D"), bylines::DATE_CLASS);
+        assert_eq!(of("E"), bylines::ITEMPROP);
+        assert_eq!(
+            of("F"),
+            bylines::DATE_CLASS,
+            "a repeated class, from the memo"
+        );
+    }
 
     #[test]
     fn class_names_by_hand() {

@@ -38,6 +38,7 @@ pub mod vocabulary;
 use serde::Serialize;
 
 use crate::dom::{Dom, Kind, Tag};
+use crate::features::bylines::{self, class_kinds, holds_any};
 use crate::pipeline::Analysis;
 use date::Date;
 
@@ -91,6 +92,9 @@ pub struct Hints<'a> {
     pub headline: Option<usize>,
     /// Per node, whether it is visible: hidden bylines and times are not read.
     pub visible: Option<&'a [bool]>,
+    /// Per node, its byline, dateline and `itemprop` marks
+    /// ([`crate::features::PageFeatures::marks`]): read from the markup when absent.
+    pub marks: Option<&'a [u8]>,
 }
 
 /// Most bytes of main text language detection reads.
@@ -337,38 +341,6 @@ fn subtree_text(dom: &Dom, i: usize, skip_roles: bool) -> Option<String> {
     (!lines.is_empty()).then(|| lines.join("\n"))
 }
 
-/// Per pair of bytes (first · 256 + second), which class words start with it: bit 1 a byline
-/// word ([`vocabulary::BYLINE_CLASS_WORDS`]), bit 2 a dateline word, either case; exact pairs
-/// leave far fewer places to compare words at than a table per byte (`ta`, `bo`, `pa`).
-static CLASS_PAIRS: [u8; 65536] = first_pairs(
-    vocabulary::DATE_CLASS_WORDS,
-    2,
-    first_pairs(vocabulary::BYLINE_CLASS_WORDS, 1, [0; 65536]),
-);
-
-/// `table` with `bit` set at the first two bytes of each of `words` (all longer than 1), in
-/// either case.
-const fn first_pairs(words: &[&str], bit: u8, mut table: [u8; 65536]) -> [u8; 65536] {
-    let mut i = 0;
-    while i < words.len() {
-        let (a, b) = (words[i].as_bytes()[0], words[i].as_bytes()[1]);
-        let (a0, a1) = (
-            a.to_ascii_lowercase() as usize,
-            a.to_ascii_uppercase() as usize,
-        );
-        let (b0, b1) = (
-            b.to_ascii_lowercase() as usize,
-            b.to_ascii_uppercase() as usize,
-        );
-        table[a0 << 8 | b0] |= bit;
-        table[a0 << 8 | b1] |= bit;
-        table[a1 << 8 | b0] |= bit;
-        table[a1 << 8 | b1] |= bit;
-        i += 1;
-    }
-    table
-}
-
 /// The last class attributes given to [`class_kinds`] and its answers: siblings repeat their
 /// class (cards, list items, table rows), and comparing the bytes is cheaper than scanning them.
 #[derive(Default)]
@@ -396,75 +368,6 @@ impl<'a> ClassCache<'a> {
         self.next = (self.next + 1) % self.slots.len();
         kinds
     }
-}
-
-/// Whether a `class` attribute names a byline and whether it names a dateline, asked only for
-/// the kinds wanted: a token holding one of [`vocabulary::BYLINE_CLASS_WORDS`] and none of
-/// [`vocabulary::NOT_BYLINE_CLASS_WORDS`] (`author-avatar`, `author-bio`), likewise
-/// [`vocabulary::DATE_CLASS_WORDS`] and [`vocabulary::NOT_DATE_CLASS_WORDS`].
-///
-/// # Complexity
-/// One scan of `class`: a table look-up per byte pair ([`CLASS_PAIRS`]), the
-/// words compared only where one may start, and a token's bounds and its `NOT_` words only where one matched;
-/// O(len · w) in the worst case, w the words; no allocation, as it runs on every element.
-fn class_kinds(class: &str, byline: bool, date: bool) -> (bool, bool) {
-    let want = u8::from(byline) | u8::from(date) << 1;
-    let b = class.as_bytes();
-    let mut found = 0u8;
-    for k in 0..b.len().saturating_sub(1) {
-        let m = CLASS_PAIRS[(b[k] as usize) << 8 | b[k + 1] as usize] & want & !found;
-        if m == 0 {
-            continue;
-        }
-        for (bit, words, not) in [
-            (
-                1,
-                vocabulary::BYLINE_CLASS_WORDS,
-                vocabulary::NOT_BYLINE_CLASS_WORDS,
-            ),
-            (
-                2,
-                vocabulary::DATE_CLASS_WORDS,
-                vocabulary::NOT_DATE_CLASS_WORDS,
-            ),
-        ] {
-            if m & bit == 0 || !starts_any(&b[k..], words) {
-                continue;
-            }
-            // Words hold no whitespace: the match lies in the token around `k`.
-            let start = b[..k]
-                .iter()
-                .rposition(u8::is_ascii_whitespace)
-                .map_or(0, |p| p + 1);
-            let end = b[k..]
-                .iter()
-                .position(u8::is_ascii_whitespace)
-                .map_or(b.len(), |p| k + p);
-            if !holds_any(&b[start..end], not) {
-                found |= bit;
-            }
-        }
-        if found == want {
-            break;
-        }
-    }
-    (found & 1 != 0, found & 2 != 0)
-}
-
-/// Whether `t` starts with one of `words` (lower-case ASCII), ASCII case ignored.
-fn starts_any(t: &[u8], words: &[&str]) -> bool {
-    words.iter().any(|w| {
-        let w = w.as_bytes();
-        t.len() >= w.len() && t[..w.len()].eq_ignore_ascii_case(w)
-    })
-}
-
-/// Whether `t` contains one of `words` (lower-case ASCII, non-empty), ASCII case ignored.
-///
-/// # Complexity
-/// O(len · w), w the number of words.
-fn holds_any(t: &[u8], words: &[&str]) -> bool {
-    (0..t.len()).any(|k| starts_any(&t[k..], words))
 }
 
 /// Records one `<meta>` element's value by its `property`, `name` or `itemprop`.
@@ -669,14 +572,18 @@ fn gather(dom: &Dom, hints: &Hints) -> Found {
         if author_scope.is_some_and(|end| i >= end) {
             author_scope = None;
         }
-        // One look at the element's attributes: this runs on every element.
+        let mark = hints.marks.and_then(|m| m.get(i).copied());
         let (mut class, mut itemprop, mut rel) = ("", None, "");
-        for (k, v) in dom.attrs(i) {
-            match k {
-                "class" => class = v,
-                "itemprop" => itemprop = Some(v),
-                "rel" => rel = v,
-                _ => {}
+        // The features' marks answer for the class; only an `itemprop` or a link's `rel` is
+        // then left to read.
+        if mark.is_none_or(|m| m & bylines::ITEMPROP != 0 || node.tag == Tag::A) {
+            for (k, v) in dom.attrs(i) {
+                match k {
+                    "class" => class = v,
+                    "itemprop" => itemprop = Some(v),
+                    "rel" => rel = v,
+                    _ => {}
+                }
             }
         }
         if let Some(props) = itemprop {
@@ -731,8 +638,14 @@ fn gather(dom: &Dom, hints: &Hints) -> Found {
             let rel_author =
                 node.tag == Tag::A && rel.split_ascii_whitespace().any(|t| t == "author");
             let (want_byline, want_dated) = (f.bylines.len() < 8, f.dated.len() < 8);
-            let (byline_class, date_class) =
-                classes.kinds(class, want_byline && !rel_author, want_dated);
+            let want_byline_class = want_byline && !rel_author;
+            let (byline_class, date_class) = match mark {
+                Some(m) => (
+                    want_byline_class && m & bylines::BYLINE_CLASS != 0,
+                    want_dated && m & bylines::DATE_CLASS != 0,
+                ),
+                None => classes.kinds(class, want_byline_class, want_dated),
+            };
             let byline = want_byline && (rel_author || byline_class);
             let dated = want_dated && date_class;
             if byline || dated {
@@ -1090,6 +1003,7 @@ impl Analysis {
         let hints = Hints {
             headline: self.features.title_heading,
             visible: Some(&self.features.visible),
+            marks: Some(&self.features.marks),
         };
         let mut m = read(&self.page.dom, self.page.url.as_deref(), &hints);
         if m.language.is_none() {

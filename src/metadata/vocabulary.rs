@@ -131,46 +131,11 @@ pub const JOB_TITLE_WORDS: &[&str] = &[
 /// `jobTitle`, `author-job-title`, `byline__role`, `author-position`).
 pub const ROLE_CLASS_WORDS: &[&str] = &["jobtitle", "job-title", "job_title", "role", "position"];
 
-/// What a `class` token of the page's byline holds (lower-cased, as a substring:
-/// `author-name`, `c-byline__author`, `authorDateBlock_authorName__N6j3Y`; a forum's first
-/// `username` is its thread's author).
-pub const BYLINE_CLASS_WORDS: &[&str] = &["byline", "author", "posted-by", "postedby", "username"];
-
-/// What a byline-like class token holding it is not: the author's picture, biography, links
-/// and the comments' authors.
-pub const NOT_BYLINE_CLASS_WORDS: &[&str] = &[
-    "avatar",
-    "bio",
-    "image",
-    "img",
-    "photo",
-    "pic",
-    "desc",
-    "about",
-    "social",
-    "follow",
-    "more",
-    "comment",
-    "reply",
-    "authority",
-    "box",
-    "card",
-    "list",
-    "description",
-    "info-",
-    // The author's job title beside the name (`author-role`, `byline__job-title`).
-    "jobtitle",
-    "job-title",
-    "job_title",
-    "role",
-    "position",
-];
-
-/// What a `class` token of a dateline holds (lower-cased, as a substring).
-pub const DATE_CLASS_WORDS: &[&str] = &["date", "publish", "posted", "timestamp"];
-
-/// What a date-like class token holding it is not.
-pub const NOT_DATE_CLASS_WORDS: &[&str] = &["update", "candidate", "mandate", "validate", "picker"];
+// The class words of bylines and datelines live with the pass that reads every class
+// attribute (`features::bylines`), which marks the elements they name.
+pub use crate::features::bylines::{
+    BYLINE_CLASS_WORDS, DATE_CLASS_WORDS, NOT_BYLINE_CLASS_WORDS, NOT_DATE_CLASS_WORDS,
+};
 
 /// schema.org types of an article-like main entity (JSON-LD `@type`, microdata `itemtype`).
 pub const ARTICLE_TYPES: &[&str] = &[
