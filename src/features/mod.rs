@@ -274,7 +274,7 @@ pub fn compute_with_layout(
                 || is_scorable(dom, &visible, &layout.rects, min_area, i)
         }
     };
-    // Rows are numbered first, so the matrix is allocated (and zeroed) once, at its size.
+    // Rows are numbered first, so the matrix is allocated once, at its size.
     let mut row_of = vec![NONE; n];
     let mut rows_used = 0u32;
     for (i, r) in row_of.iter_mut().enumerate() {
@@ -283,16 +283,20 @@ pub fn compute_with_layout(
             rows_used += 1;
         }
     }
-    let mut data = vec![0.0f32; rows_used as usize * COUNT];
+    let mut data = Vec::with_capacity(rows_used as usize * COUNT);
     for i in 0..n {
         if row_of[i] == NONE {
             continue;
         }
-        let start = row_of[i] as usize * COUNT;
-        // A fixed-size row: its constant column indices are checked at compile time.
-        let row: &mut [f32; COUNT] = (&mut data[start..start + COUNT])
-            .try_into()
-            .expect("a row is COUNT long");
+        // Rows are appended in node order, which is row order: each row is zeroed as it is
+        // written, not the whole matrix first in a separate pass over memory.
+        let start = data.len();
+        data.extend_from_slice(&ZERO_ROW);
+        // A fixed-size row: its constant column indices are checked at compile time (the
+        // tail is the COUNT values just pushed, so the conversion always succeeds).
+        let Ok(row) = <&mut [f32; COUNT]>::try_from(&mut data[start..]) else {
+            continue;
+        };
         let r = layout.rects[i];
         let c = &counts[i];
         row[f::MARGIN_LEFT] = clamp01(r.x / pw);
