@@ -128,7 +128,7 @@ impl Tree {
 pub fn features(tree: &Tree, s: &[f32]) -> Vec<f32> {
     let m = tree.len();
     let parent = &tree.parent;
-    let mut out = vec![0f32; m * STACK_COUNT];
+    let mut out = Vec::with_capacity(m * STACK_COUNT);
     if m == 0 {
         return out;
     }
@@ -266,7 +266,8 @@ pub fn features(tree: &Tree, s: &[f32]) -> Vec<f32> {
         e.1 += 1;
     }
     for i in 0..m {
-        let row = &mut out[i * STACK_COUNT..(i + 1) * STACK_COUNT];
+        // Every column is written below: the row is appended whole, the output never zeroed.
+        let mut row = [0f32; STACK_COUNT];
         let p = parent[i];
         row[s::SCORE] = s[i];
         row[s::PARENT] = if p == NO_PARENT { s[i] } else { s[p] };
@@ -319,6 +320,7 @@ pub fn features(tree: &Tree, s: &[f32]) -> Vec<f32> {
             true => ((sum - s[i] as f64) / (count - 1) as f64) as f32,
             false => -1.0,
         };
+        out.extend_from_slice(&row);
     }
     out
 }
