@@ -26,6 +26,7 @@ READS = {
     "thread-url": "forum engines' thread URL conventions",
     "main-start": "WCAG skip link, HTML <main>",
     "twin-items": "repeated markup (a list's items)",
+    "item-headings": "HTML headings of repeated items",
     "comments": "class names (comment regions)",
     "inline-chrome": "class names (share, skip, search)",
     "galleries": "class names (gallery)",
@@ -39,7 +40,7 @@ READS = {
     "blocks-fallback": "fallback when nothing is kept",
 }
 GENERIC = {
-    "declared-discussion", "main-start", "twin-items", "asides", "page-header-footer", "before-main", "only-chrome",
+    "declared-discussion", "main-start", "twin-items", "item-headings", "asides", "page-header-footer", "before-main", "only-chrome",
     "repeats",
 }
 FALLBACK = {"lowest-fallback", "blocks-fallback"}

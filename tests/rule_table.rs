@@ -202,6 +202,35 @@ fn rows() -> Vec<Row> {
             (false, false),
             &[("£11.00", 1, 1), ("£13.00", 0, 1), ("Jack plane", 1, 1)],
         ),
+        // The same grid with linked names the model dropped in every item (`h2 > a`), their
+        // descriptions and prices kept: each item keeps 6 of its 8 or 9 words (≥ half), so all
+        // three are kept (3 of 3 ≥ 2/3) and their headings come back. The heading outside the
+        // items ("More from the shop") stays out.
+        row(
+            Rule::ItemHeadings,
+            {
+                let item = |name: &str, price: &str| {
+                    format!(
+                        "<li class=product><h2 aria-judged=0.9><a href=/p>{name}</a></h2>\
+                         <p>Cast iron body lapped sole</p><p class=price>{price}</p></li>"
+                    )
+                };
+                format!(
+                    "<body><h1>Hand planes</h1><ul class=grid>{}{}{}</ul>\
+                     <h2 aria-judged=0.9>More from the shop</h2></body>",
+                    item("Smoothing plane", "£11.00"),
+                    item("Block plane", "£12.00"),
+                    item("Jack plane no. 5", "£13.00")
+                )
+            },
+            (false, false),
+            &[
+                ("Smoothing plane", 0, 1),
+                ("Jack plane no. 5", 0, 1),
+                ("£13.00", 1, 1),
+                ("More from the shop", 0, 0),
+            ],
+        ),
         // 4 + 116 words outside the thread (≥ 100): the thread leaves, the article stays.
         row(
             Rule::Comments,

@@ -15,19 +15,20 @@
 //! | 3 | `thread-url` | a page whose URL names a forum thread by its engine's path convention (a `threads`, `t`, `topic`, `questions` or `comments` segment before one holding an id; `showthread`, `viewtopic`, `showtopic` scripts: [`crate::url::names_thread`]) keeps its comment regions, as `declared-discussion` does; runs only with `comments` |
 //! | 4 | `main-start` | the page's own main element (skip-link target, else `<main>`) is kept when the model kept almost nothing ([`bypass::recover_main`]) |
 //! | 5 | `twin-items` | the few dropped items of a list or grid whose markup twins were mostly kept are kept ([`twins::keep_twins`]) |
-//! | 6 | `comments` | comment threads under an article leave ([`comments::drop_regions`]) |
-//! | 7 | `inline-chrome` | share bars, skip and screen-reader text, search and account controls leave |
-//! | 8 | `galleries` | photo galleries' captions leave |
-//! | 9 | `asides` | the complementary landmark (`<aside>`, `role=complementary`) leaves |
-//! | 10 | `page-header-footer` | the page's own banner and content-info landmarks leave, but the one holding the title heading |
-//! | 11 | `related-links` | lists of related links leave |
-//! | 12 | `before-main` | what precedes the page's main start and its title heading leaves ([`bypass::drop_bypassed`]) |
-//! | 13 | `only-chrome` | a page whose few kept words all lie in its chrome landmarks has no main content ([`comments::only_chrome`]) |
-//! | 14 | `repeats` | the second copy of a repeated passage leaves ([`crate::features::repeats::drop_repeats`]) |
-//! | 15 | `lowest-fallback` | when nothing is kept, the least template-like text that is not chrome is |
-//! | 16 | `blocks-fallback` | when that is nothing too, boilerpipe's content blocks are |
+//! | 6 | `item-headings` | the headings (`h1`–`h6`) of the kept items of such a mostly kept group are kept: an item is one unit with its heading ([`twins::keep_item_headings`]) |
+//! | 7 | `comments` | comment threads under an article leave ([`comments::drop_regions`]) |
+//! | 8 | `inline-chrome` | share bars, skip and screen-reader text, search and account controls leave |
+//! | 9 | `galleries` | photo galleries' captions leave |
+//! | 10 | `asides` | the complementary landmark (`<aside>`, `role=complementary`) leaves |
+//! | 11 | `page-header-footer` | the page's own banner and content-info landmarks leave, but the one holding the title heading |
+//! | 12 | `related-links` | lists of related links leave |
+//! | 13 | `before-main` | what precedes the page's main start and its title heading leaves ([`bypass::drop_bypassed`]) |
+//! | 14 | `only-chrome` | a page whose few kept words all lie in its chrome landmarks has no main content ([`comments::only_chrome`]) |
+//! | 15 | `repeats` | the second copy of a repeated passage leaves ([`crate::features::repeats::drop_repeats`]) |
+//! | 16 | `lowest-fallback` | when nothing is kept, the least template-like text that is not chrome is |
+//! | 17 | `blocks-fallback` | when that is nothing too, boilerpipe's content blocks are |
 //!
-//! Rules 6–11 each drop their regions only when the page keeps at least
+//! Rules 7–12 each drop their regions only when the page keeps at least
 //! [`RuleOptions::min_article_words`] words outside them: the regions then belong to an
 //! article; otherwise they may be the page's content (a forum, a gallery page).
 //!
@@ -95,6 +96,9 @@ pub fn main_keep(
     }
     if on(Rule::TwinItems) {
         twins::keep_twins(&cx, &mut mask);
+    }
+    if on(Rule::ItemHeadings) {
+        twins::keep_item_headings(&cx, &mut mask);
     }
     let passes: Vec<(u32, Option<usize>)> = [
         (Rule::Comments, COMMENT_GROUP_BIT, None),

@@ -15,6 +15,8 @@ pub enum Rule {
     MainStart,
     /// The few dropped items of a list whose markup twins were mostly kept are kept too.
     TwinItems,
+    /// The headings of a mostly kept list's kept items are kept too.
+    ItemHeadings,
     /// Comment threads under an article leave.
     Comments,
     /// Share bars, skip and screen-reader text, search and account controls leave.
@@ -41,12 +43,13 @@ pub enum Rule {
 
 impl Rule {
     /// Every rule, in the order the rules run.
-    pub const ALL: [Rule; 16] = [
+    pub const ALL: [Rule; 17] = [
         Rule::ForumReplies,
         Rule::DeclaredDiscussion,
         Rule::ThreadUrl,
         Rule::MainStart,
         Rule::TwinItems,
+        Rule::ItemHeadings,
         Rule::Comments,
         Rule::InlineChrome,
         Rule::Galleries,
@@ -68,6 +71,7 @@ impl Rule {
             Rule::ThreadUrl => "thread-url",
             Rule::MainStart => "main-start",
             Rule::TwinItems => "twin-items",
+            Rule::ItemHeadings => "item-headings",
             Rule::Comments => "comments",
             Rule::InlineChrome => "inline-chrome",
             Rule::Galleries => "galleries",
@@ -99,6 +103,9 @@ impl Rule {
             }
             Rule::TwinItems => {
                 "the few dropped items of a list whose markup twins were mostly kept are kept"
+            }
+            Rule::ItemHeadings => {
+                "the headings (h1-h6) of the kept items of a mostly kept list are kept"
             }
             Rule::Comments => "comment threads under an article leave",
             Rule::InlineChrome => {
