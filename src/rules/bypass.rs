@@ -54,10 +54,5 @@ pub fn recover_main(cx: &Context, start: usize, keep: &mut [bool]) -> usize {
     if all == 0 || kept * den as u64 >= all * num as u64 {
         return 0;
     }
-    let mut set = 0;
-    for i in inside.filter(|&i| is_scored_text(i)) {
-        set += !keep[i] as usize;
-        keep[i] = true;
-    }
-    set
+    cx.keep_text(keep, inside)
 }

@@ -111,22 +111,12 @@ fn twins_of(
 /// over the comment regions alone (a page with fewer than two there is no thread), then, on a
 /// thread, over the page.
 pub fn keep_replies(cx: &Context, main: usize, keep: &mut [bool]) -> bool {
-    let (dom, visible, counts, regions, opts) =
-        (cx.dom, cx.visible, cx.counts, &cx.regions, cx.opts);
+    let (dom, visible, regions, opts) = (cx.dom, cx.visible, &cx.regions, cx.opts);
     if regions.present & COMMENT_GROUP_BIT == 0 {
         return false;
     }
     let groups = &regions.groups;
-    let n = dom.len();
-    let mut words = vec![0u32; n];
-    for i in (1..n).rev() {
-        if dom.node(i).kind == Kind::Text && visible[i] && keep[i] {
-            words[i] += counts[i].words;
-        }
-        if let Some(p) = dom.parent(i) {
-            words[p] += words[i];
-        }
-    }
+    let words = cx.kept_words_below(keep);
     let end = dom.node(main).end as usize;
     let posts: FxHashSet<u64> = (main + 1..end)
         .filter(|&d| {
@@ -152,11 +142,7 @@ pub fn keep_replies(cx: &Context, main: usize, keep: &mut [bool]) -> bool {
         return false;
     }
     for &t in &twins {
-        for j in t..dom.node(t).end as usize {
-            if dom.node(j).kind == Kind::Text && visible[j] && cx.scored(j) {
-                keep[j] = true;
-            }
-        }
+        cx.keep_text(keep, t..dom.node(t).end as usize);
     }
     true
 }

@@ -93,6 +93,33 @@ impl<'a> Context<'a> {
             .sum()
     }
 
+    /// Per node, the words of the visible text nodes in its subtree that `keep` holds. O(n):
+    /// one bottom-up pass.
+    pub(crate) fn kept_words_below(&self, keep: &[bool]) -> Vec<u32> {
+        let n = self.dom.len();
+        let mut words = vec![0u32; n];
+        for i in (1..n).rev() {
+            if self.is_visible_text(i) && keep[i] {
+                words[i] += self.counts[i].words;
+            }
+            if let Some(p) = self.dom.parent(i) {
+                words[p] += words[i];
+            }
+        }
+        words
+    }
+
+    /// Sets `keep` on the scored visible text nodes among `nodes`; returns how many it set.
+    /// O(|nodes|).
+    pub(crate) fn keep_text(&self, keep: &mut [bool], nodes: impl Iterator<Item = usize>) -> usize {
+        let mut set = 0;
+        for i in nodes.filter(|&i| self.is_visible_text(i) && self.scored(i)) {
+            set += !keep[i] as usize;
+            keep[i] = true;
+        }
+        set
+    }
+
     /// Clears `keep` on the text nodes among `nodes`; returns how many kept visible ones it
     /// cleared. O(|nodes|).
     pub(crate) fn clear_text(

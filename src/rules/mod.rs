@@ -94,11 +94,14 @@ pub fn main_keep(
     if let Some(start) = start.filter(|_| on(Rule::MainStart)) {
         bypass::recover_main(&cx, start, &mut mask);
     }
-    if on(Rule::TwinItems) {
-        twins::keep_twins(&cx, &mut mask);
-    }
-    if on(Rule::ItemHeadings) {
-        twins::keep_item_headings(&cx, &mut mask);
+    if on(Rule::TwinItems) || on(Rule::ItemHeadings) {
+        let groups = twins::Groups::new(&cx);
+        if on(Rule::TwinItems) {
+            twins::keep_twins(&cx, &groups, &mut mask);
+        }
+        if on(Rule::ItemHeadings) {
+            twins::keep_item_headings(&cx, &groups, &mut mask);
+        }
     }
     let passes: Vec<(u32, Option<usize>)> = [
         (Rule::Comments, COMMENT_GROUP_BIT, None),

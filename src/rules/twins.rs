@@ -14,24 +14,82 @@ use crate::dom::Kind;
 /// Items a group needs before its majority speaks for the rest: a pair is no list.
 pub const MIN_TWINS: usize = 3;
 
-/// Keeps the scored visible text of every item of a group of markup twins of which at least
-/// two thirds are kept: a group is the visible scored elements with words sharing a non-zero
-/// markup key, none inside another; an item is kept when at least half of its words are.
-/// `keep` as in [`super::comments::drop_regions`]; returns how many text nodes it restored.
+/// The page's groups of markup twins: the visible scored elements with words sharing a non-zero
+/// markup key, in document order, none inside the one before (nested twins count once), each
+/// group at least [`MIN_TWINS`] long. They do not depend on the keep-mask, so they are built
+/// once per page for both rules that read them.
+pub struct Groups {
+    /// Every group's items, one group after another.
+    items: Vec<usize>,
+    /// Where each group ends in `items`.
+    ends: Vec<usize>,
+}
+
+impl Groups {
+    /// The groups of the page of `cx`. O(n + e log e) for e keyed elements: one sort of them.
+    pub fn new(cx: &Context) -> Groups {
+        let (dom, visible, counts) = (cx.dom, cx.visible, cx.counts);
+        let mut keyed: Vec<(u64, usize)> = (0..dom.len())
+            .filter(|&i| {
+                dom.node(i).kind == Kind::Element
+                    && visible[i]
+                    && cx.scored(i)
+                    && counts[i].words > 0
+            })
+            .map(|i| (cx.keys[i], i))
+            .filter(|&(k, _)| k != 0)
+            .collect();
+        keyed.sort_unstable();
+        let (mut items, mut ends) = (Vec::new(), Vec::new());
+        for group in keyed.chunk_by(|a, b| a.0 == b.0) {
+            let start = items.len();
+            for &(_, i) in group {
+                if items[start..]
+                    .last()
+                    .is_none_or(|&last| i >= dom.node(last).end as usize)
+                {
+                    items.push(i);
+                }
+            }
+            if items.len() - start < MIN_TWINS {
+                items.truncate(start);
+            } else {
+                ends.push(items.len());
+            }
+        }
+        Groups { items, ends }
+    }
+
+    /// The groups of which at least two thirds of the items are kept (`is_kept`).
+    fn mostly_kept<'g>(
+        &'g self,
+        is_kept: &'g impl Fn(usize) -> bool,
+    ) -> impl Iterator<Item = &'g [usize]> + 'g {
+        let starts = std::iter::once(0).chain(self.ends.iter().copied());
+        starts
+            .zip(&self.ends)
+            .map(|(s, &e)| &self.items[s..e])
+            .filter(move |items| {
+                3 * items.iter().filter(|&&i| is_kept(i)).count() >= 2 * items.len()
+            })
+    }
+}
+
+/// Keeps the scored visible text of every item of a group of markup twins ([`Groups`]) of which
+/// at least two thirds are kept; an item is kept when at least half of its words are. `keep` as
+/// in [`super::comments::drop_regions`]; returns how many text nodes it restored.
 ///
 /// # Complexity
-/// O(n + e log e) for e keyed elements: one bottom-up pass for kept words, one sort of the
-/// keyed visible elements with words, and one walk over each group's items.
-pub fn keep_twins(cx: &Context, keep: &mut [bool]) -> usize {
+/// O(n): one bottom-up pass for kept words and one walk over each group's items.
+pub fn keep_twins(cx: &Context, groups: &Groups, keep: &mut [bool]) -> usize {
+    let kept = cx.kept_words_below(keep);
+    let is_kept = |i: usize| 2 * kept[i] >= cx.counts[i].words;
     let mut restored = 0;
-    for_kept_groups(cx, keep, |items, is_kept, keep| {
-        if items.iter().all(|&i| is_kept(i)) {
-            return;
-        }
+    for items in groups.mostly_kept(&is_kept) {
         for &item in items.iter().filter(|&&i| !is_kept(i)) {
-            restored += restore(cx, item, keep);
+            restored += cx.keep_text(keep, item..cx.dom.node(item).end as usize);
         }
-    });
+    }
     restored
 }
 
@@ -40,93 +98,32 @@ pub fn keep_twins(cx: &Context, keep: &mut [bool]) -> usize {
 /// [`keep_twins`], which runs first). Returns how many text nodes it restored.
 ///
 /// # Complexity
-/// O(n + e log e), as [`keep_twins`]: the kept items' ranges are marked by a difference array
-/// and read in one pass, so nested groups cost nothing extra.
-pub fn keep_item_headings(cx: &Context, keep: &mut [bool]) -> usize {
+/// O(n): the kept items' ranges are marked by a difference array and read in one pass, so
+/// nested groups cost nothing extra.
+pub fn keep_item_headings(cx: &Context, groups: &Groups, keep: &mut [bool]) -> usize {
     let dom = cx.dom;
+    let kept = cx.kept_words_below(keep);
+    let is_kept = |i: usize| 2 * kept[i] >= cx.counts[i].words;
     // +1 where a kept item starts, −1 where it ends: the running sum is how many hold a node.
     let mut delta = vec![0i32; dom.len() + 1];
-    for_kept_groups(cx, keep, |items, is_kept, _| {
+    for items in groups.mostly_kept(&is_kept) {
         for &item in items.iter().filter(|&&i| is_kept(i)) {
             delta[item] += 1;
             delta[dom.node(item).end as usize] -= 1;
         }
-    });
-    let (mut restored, mut inside, mut heading_end) = (0, 0, 0);
-    for j in 0..dom.len() {
-        inside += delta[j];
+    }
+    // The outermost headings inside kept items.
+    let (mut headings, mut inside, mut heading_end) = (Vec::new(), 0, 0);
+    for (j, d) in delta.iter().enumerate().take(dom.len()) {
+        inside += d;
         let node = dom.node(j);
         if j >= heading_end && inside > 0 && node.kind == Kind::Element && node.tag.is_heading() {
             heading_end = node.end as usize;
-        }
-        if j < heading_end && !keep[j] && cx.is_visible_text(j) && cx.scored(j) {
-            keep[j] = true;
-            restored += 1;
+            headings.push(j);
         }
     }
-    restored
-}
-
-/// Restores the scored visible text nodes in `item`'s subtree; returns how many. O(subtree).
-fn restore(cx: &Context, item: usize, keep: &mut [bool]) -> usize {
-    let end = cx.dom.node(item).end as usize;
-    let mut restored = 0;
-    for (j, k) in keep.iter_mut().enumerate().take(end).skip(item) {
-        if !*k && cx.is_visible_text(j) && cx.scored(j) {
-            *k = true;
-            restored += 1;
-        }
-    }
-    restored
-}
-
-/// Calls `f(items, is_kept, keep)` for every group of at least [`MIN_TWINS`] markup twins of
-/// which at least two thirds are kept, with its items in document order (none inside another)
-/// and whether an item is kept (at least half its words), both read before any call.
-fn for_kept_groups(
-    cx: &Context,
-    keep: &mut [bool],
-    mut f: impl FnMut(&[usize], &dyn Fn(usize) -> bool, &mut [bool]),
-) {
-    let (dom, visible, counts) = (cx.dom, cx.visible, cx.counts);
-    let n = dom.len();
-    let mut kept = vec![0u32; n];
-    for i in (1..n).rev() {
-        if cx.is_visible_text(i) && keep[i] {
-            kept[i] += counts[i].words;
-        }
-        if let Some(p) = dom.parent(i) {
-            kept[p] += kept[i];
-        }
-    }
-    let mut keyed: Vec<(u64, usize)> = (0..n)
-        .filter(|&i| {
-            dom.node(i).kind == Kind::Element && visible[i] && cx.scored(i) && counts[i].words > 0
-        })
-        .map(|i| (cx.keys[i], i))
-        .filter(|&(k, _)| k != 0)
-        .collect();
-    keyed.sort_unstable();
-    let is_kept = |i: usize| 2 * kept[i] >= counts[i].words;
-    let mut items: Vec<usize> = Vec::new();
-    for group in keyed.chunk_by(|a, b| a.0 == b.0) {
-        // Items in document order, none inside the one before (nested twins count once).
-        items.clear();
-        for &(_, i) in group {
-            if items
-                .last()
-                .is_none_or(|&last| i >= dom.node(last).end as usize)
-            {
-                items.push(i);
-            }
-        }
-        if items.len() < MIN_TWINS {
-            continue;
-        }
-        let n_kept = items.iter().filter(|&&i| is_kept(i)).count();
-        if 3 * n_kept < 2 * items.len() {
-            continue;
-        }
-        f(&items, &is_kept, keep);
-    }
+    headings
+        .into_iter()
+        .map(|h| cx.keep_text(keep, h..dom.node(h).end as usize))
+        .sum()
 }
