@@ -3253,11 +3253,15 @@ impl<'a> Tree<'a> {
     ///
     /// # Complexity
     /// O(n + text): one iterative preorder walk.
-    pub(crate) fn into_dom(self) -> Dom {
+    pub(crate) fn into_dom(mut self) -> Dom {
         let mut out = Builder::default();
+        // Sized once: growing them node by node copied and faulted in every doubling.
         out.dom.nodes.reserve(self.nodes.len());
         out.last_child.reserve(self.nodes.len());
-        out.adopt_strings(self.strings.clone());
+        out.dom.text.reserve(self.text.len());
+        out.dom.attrs.reserve(self.attrs.len());
+        out.dom.markup_bytes.reserve(self.nodes.len());
+        out.adopt_strings(std::mem::take(&mut self.strings));
         let mut explicit = Vec::with_capacity(if self.spans { self.nodes.len() } else { 0 });
         let mut tag_map: Vec<Tag> = vec![Tag::NONE; self.custom.len()];
         let mut buf = String::new();

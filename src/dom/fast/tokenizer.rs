@@ -966,7 +966,8 @@ impl Decoded {
 /// decodes to (`None`: the `&` is literal and the input goes on at `at`).
 ///
 /// Named references take the longest name in the table that the input starts with (the table
-/// holds every prefix of a name, so the walk stops as soon as no name can continue); in an
+/// holds every prefix of a name, so the walk stops as soon as no name can continue; the whole
+/// run of name bytes is tried first, as most references are well formed); in an
 /// attribute, a match not ended by `;` and followed by `=` or an alphanumeric stays literal.
 /// Numeric references map as the spec says (C1 controls through the windows-1252 table; zero,
 /// surrogates and values past U+10FFFF to U+FFFD).
@@ -979,23 +980,39 @@ fn char_ref(s: &str, at: usize, in_attr: bool) -> (usize, Option<Decoded>) {
         Some(b'#') => numeric_ref(b, at + 1).map_or((at, None), |(end, d)| (end, Some(d))),
         Some(c) if c.is_ascii_alphanumeric() => {
             let mut best: Option<(usize, (u32, u32))> = None;
-            let mut end = at;
-            while end < b.len() && end - at < 40 {
-                let c = b[end];
-                if !(c.is_ascii_alphanumeric() || c == b';') {
-                    break;
+            // The whole run (alphanumerics and an ending `;`) is the longest name the walk
+            // below could reach: one lookup instead of one per byte for a well-formed reference.
+            let mut run = at;
+            while run < b.len() && run - at < 40 && b[run].is_ascii_alphanumeric() {
+                run += 1;
+            }
+            if run < b.len() && run - at < 40 && b[run] == b';' {
+                run += 1;
+            }
+            if let Some(&m) = NAMED_ENTITIES.get(&s[at..run]) {
+                if m.0 != 0 {
+                    best = Some((run, m));
                 }
-                end += 1;
-                match NAMED_ENTITIES.get(&s[at..end]) {
-                    Some(&m) => {
-                        if m.0 != 0 {
-                            best = Some((end, m));
-                        }
+            }
+            if best.is_none() {
+                let mut end = at;
+                while end < b.len() && end - at < 40 {
+                    let c = b[end];
+                    if !(c.is_ascii_alphanumeric() || c == b';') {
+                        break;
                     }
-                    None => break,
-                }
-                if c == b';' {
-                    break;
+                    end += 1;
+                    match NAMED_ENTITIES.get(&s[at..end]) {
+                        Some(&m) => {
+                            if m.0 != 0 {
+                                best = Some((end, m));
+                            }
+                        }
+                        None => break,
+                    }
+                    if c == b';' {
+                        break;
+                    }
                 }
             }
             let Some((end, (c1, c2))) = best else {
@@ -1066,6 +1083,64 @@ fn numeric_ref(b: &[u8], at: usize) -> Option<(usize, Decoded)> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The table walk alone, as `char_ref` did it before trying the whole run first.
+    fn walk_only(s: &str, at: usize) -> Option<(usize, (u32, u32))> {
+        let b = s.as_bytes();
+        let (mut best, mut end) = (None, at);
+        while end < b.len() && end - at < 40 {
+            let c = b[end];
+            if !(c.is_ascii_alphanumeric() || c == b';') {
+                break;
+            }
+            end += 1;
+            match NAMED_ENTITIES.get(&s[at..end]) {
+                Some(&m) if m.0 != 0 => best = Some((end, m)),
+                Some(_) => {}
+                None => break,
+            }
+            if c == b';' {
+                break;
+            }
+        }
+        best
+    }
+
+    #[test]
+    fn named_references_match_the_table_walk() {
+        // Every name and prefix in the table, followed by what can end or extend a reference.
+        let mut checked = 0;
+        for name in NAMED_ENTITIES.keys() {
+            for tail in ["", ";", "x", "x;", "=", " ", "1;", ";;", "amp;", "ltx"] {
+                let s = format!("&{name}{tail}");
+                for in_attr in [false, true] {
+                    let (end, got) = char_ref(&s, 1, in_attr);
+                    let want = walk_only(&s, 1).filter(|&(e, _)| {
+                        let b = s.as_bytes();
+                        !(b[e - 1] != b';'
+                            && in_attr
+                            && b.get(e)
+                                .is_some_and(|&c| c == b'=' || c.is_ascii_alphanumeric()))
+                    });
+                    match want {
+                        Some((e, (c1, c2))) => {
+                            let d = got.unwrap_or_else(|| panic!("{s:?}: no match"));
+                            let mut chars = vec![char::from_u32(c1).unwrap()];
+                            chars.extend(char::from_u32(c2).filter(|_| c2 != 0));
+                            assert_eq!(
+                                (end, d.as_str()),
+                                (e, Decoded::new(&chars).as_str()),
+                                "{s:?}"
+                            );
+                        }
+                        None => assert!(got.is_none() && end == 1, "{s:?}"),
+                    }
+                    checked += 1;
+                }
+            }
+        }
+        assert!(checked > 40_000, "{checked}");
+    }
 
     fn tokens(s: &str) -> Vec<String> {
         let mut t = Tokenizer::new(s);
