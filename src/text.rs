@@ -71,6 +71,31 @@ pub(crate) fn has_words(s: &str) -> bool {
         || (!s.is_ascii() && s.chars().any(is_word_char))
 }
 
+/// `s.trim()`, with the ASCII whitespace at either end skipped a byte at a time (most
+/// text nodes start and end with indentation); other characters go through `str::trim`.
+/// O(whitespace at the ends).
+pub(crate) fn trim(s: &str) -> &str {
+    // U+0009–U+000D and U+0020: the ASCII part of Unicode's White_Space, as `char::is_whitespace`.
+    let ws = |b: u8| b == b' ' || (b'\t'..=b'\r').contains(&b);
+    let b = s.as_bytes();
+    let (mut i, mut j) = (0, b.len());
+    while i < j && ws(b[i]) {
+        i += 1;
+    }
+    while j > i && ws(b[j - 1]) {
+        j -= 1;
+    }
+    // Both cuts fall before or after an ASCII byte, so on character boundaries.
+    let t = &s[i..j];
+    if t.as_bytes().first().is_some_and(|&c| c >= 0x80)
+        || t.as_bytes().last().is_some_and(|&c| c >= 0x80)
+    {
+        t.trim()
+    } else {
+        t
+    }
+}
+
 /// `is_word_char` for the ASCII range.
 static ASCII_WORD: [bool; 128] = {
     let mut t = [false; 128];
@@ -107,6 +132,21 @@ mod tests {
         for (i, _) in all.char_indices() {
             let s = &all[i..];
             assert_eq!(count_words(s), words(s).count(), "{s:?}");
+        }
+    }
+
+    #[test]
+    fn trim_agrees_with_str_trim() {
+        let parts = [
+            "", " ", "\t\n", "\u{a0}", "\u{3000}", "\u{85}", "x", "é", " a b ", "\u{b}", "\u{1c}",
+        ];
+        for a in parts {
+            for b in parts {
+                for c in parts {
+                    let s = format!("{a}{b}{c}");
+                    assert_eq!(trim(&s), s.trim(), "{s:?}");
+                }
+            }
         }
     }
 }

@@ -202,7 +202,7 @@ pub fn drop_repeats(
         let s = match node.kind {
             Kind::Text if given[i] => {
                 let words = blocks.words_of[i];
-                let len = dom.text(i).trim().len();
+                let len = crate::text::trim(dom.text(i)).len();
                 if len == 0 {
                     continue;
                 }

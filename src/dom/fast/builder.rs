@@ -429,11 +429,13 @@ impl<'a> Tree<'a> {
         };
         let mut t = Tree {
             src,
-            nodes: Vec::with_capacity(src.len() / 40 + 16),
-            attrs: Vec::new(),
-            strings: String::new(),
+            // Sized from the source so that dense pages rarely grow them: a doubling copies
+            // the whole buffer, while capacity never written costs no resident memory.
+            nodes: Vec::with_capacity(src.len() / 32 + 16),
+            attrs: Vec::with_capacity(src.len() / 64 + 16),
+            strings: String::with_capacity(src.len() / 4),
             pieces: Vec::with_capacity(src.len() / 80 + 16),
-            text: String::with_capacity(src.len() / 3),
+            text: String::with_capacity(src.len() / 2),
             custom: Vec::new(),
             custom_map: FxHashMap::default(),
             names: placeholder,
