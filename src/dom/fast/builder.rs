@@ -3260,36 +3260,38 @@ impl<'a> Tree<'a> {
         // Sized once: growing them node by node copied and faulted in every doubling.
         out.dom.nodes.reserve(self.nodes.len());
         out.last_child.reserve(self.nodes.len());
-        out.dom.text.reserve(self.text.len());
         out.dom.attrs.reserve(self.attrs.len());
         out.dom.markup_bytes.reserve(self.nodes.len());
         out.adopt_strings(std::mem::take(&mut self.strings));
+        // The parse's text becomes the arena's: a text node of one piece keeps its range, one
+        // of several gets their concatenation appended (the arena reads text only by range).
+        out.dom.text = std::mem::take(&mut self.text);
         let mut explicit = Vec::with_capacity(if self.spans { self.nodes.len() } else { 0 });
         let mut tag_map: Vec<Tag> = vec![Tag::NONE; self.custom.len()];
         let mut buf = String::new();
         let mut stack: Vec<(u32, u32)> = vec![(0, NONE)];
         while let Some((old, parent)) = stack.pop() {
             let n = &self.nodes[old as usize];
-            let text: &str = if n.kind == Kind::Text {
-                let (first, _) = n.data;
-                let (a, b, next) = self.pieces[first as usize];
-                if next == NONE {
-                    &self.text[a as usize..b as usize]
-                } else {
-                    buf.clear();
-                    let mut p = first;
-                    while p != NONE {
-                        let (a, b, next) = self.pieces[p as usize];
-                        buf.push_str(&self.text[a as usize..b as usize]);
-                        p = next;
-                    }
-                    &buf
-                }
-            } else {
-                ""
-            };
-            let new = out.push(n.kind, n.tag, parent, text);
+            let new = out.push(n.kind, n.tag, parent, "");
             match n.kind {
+                Kind::Text => {
+                    let (first, _) = n.data;
+                    let (a, b, next) = self.pieces[first as usize];
+                    out.node_mut(new).data = if next == NONE {
+                        (a, b)
+                    } else {
+                        buf.clear();
+                        let mut p = first;
+                        while p != NONE {
+                            let (a, b, next) = self.pieces[p as usize];
+                            buf.push_str(&out.dom.text[a as usize..b as usize]);
+                            p = next;
+                        }
+                        let start = out.dom.text.len() as u32;
+                        out.dom.text.push_str(&buf);
+                        (start, out.dom.text.len() as u32)
+                    };
+                }
                 Kind::Comment => out.node_mut(new).data = (0, n.comment_len),
                 Kind::Element => {
                     let tag = if n.tag.0 >= Tag::FIRST_CUSTOM {
