@@ -14,7 +14,7 @@
 //! a hash set once a tag has more than a few).
 
 use html5ever::data::{C1_REPLACEMENTS, NAMED_ENTITIES};
-use rustc_hash::FxHashSet;
+use rustc_hash::{FxHashMap, FxHashSet};
 
 /// What the tokenizer reads after a start tag, chosen by the tree builder.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -962,6 +962,15 @@ impl Decoded {
     }
 }
 
+/// html5ever's named-reference table (every name and every prefix of one) indexed by a fast
+/// hash, built once per process: its own map hashes with SipHash, which cost more than the
+/// rest of decoding a reference.
+fn named_entities() -> &'static FxHashMap<&'static str, (u32, u32)> {
+    static MAP: std::sync::OnceLock<FxHashMap<&'static str, (u32, u32)>> =
+        std::sync::OnceLock::new();
+    MAP.get_or_init(|| NAMED_ENTITIES.entries().map(|(&k, &v)| (k, v)).collect())
+}
+
 /// The character reference after a `&` at `at - 1`: where the input goes on, and what it
 /// decodes to (`None`: the `&` is literal and the input goes on at `at`).
 ///
@@ -989,12 +998,14 @@ fn char_ref(s: &str, at: usize, in_attr: bool) -> (usize, Option<Decoded>) {
             if run < b.len() && run - at < 40 && b[run] == b';' {
                 run += 1;
             }
-            if let Some(&m) = NAMED_ENTITIES.get(&s[at..run]) {
+            if let Some(&m) = named_entities().get(&s[at..run]) {
                 if m.0 != 0 {
                     best = Some((run, m));
                 }
             }
-            if best.is_none() {
+            // In an attribute a shorter match is followed by a name byte and so stays literal
+            // (below), and every name without `;` also has one with it: the run decides.
+            if best.is_none() && !in_attr {
                 let mut end = at;
                 while end < b.len() && end - at < 40 {
                     let c = b[end];
@@ -1002,7 +1013,7 @@ fn char_ref(s: &str, at: usize, in_attr: bool) -> (usize, Option<Decoded>) {
                         break;
                     }
                     end += 1;
-                    match NAMED_ENTITIES.get(&s[at..end]) {
+                    match named_entities().get(&s[at..end]) {
                         Some(&m) => {
                             if m.0 != 0 {
                                 best = Some((end, m));
@@ -1140,6 +1151,13 @@ mod tests {
             }
         }
         assert!(checked > 40_000, "{checked}");
+        // What lets an attribute skip the walk: a name without `;` also exists with it.
+        for (name, &(c1, _)) in NAMED_ENTITIES.entries() {
+            if c1 != 0 && !name.ends_with(';') {
+                let with = NAMED_ENTITIES.get(&format!("{name};")[..]);
+                assert!(with.is_some_and(|m| m.0 == c1), "{name}");
+            }
+        }
     }
 
     fn tokens(s: &str) -> Vec<String> {
