@@ -3,6 +3,8 @@
 //! suffix list for a host's registrable domain. Links are only compared by site; a page's own
 //! URL is also read for the path convention of forum threads ([`names_thread`]).
 
+use std::borrow::Cow;
+
 use url::{Host, Url};
 
 /// The lowercase ASCII host of an absolute `http(s)` URL or a protocol-relative `//` one, as the
@@ -12,6 +14,12 @@ use url::{Host, Url};
 /// port) and does not end in a number is its own host lowercased, so it skips the full parser;
 /// anything else (IDNA, IP addresses, userinfo, percent-escapes, backslashes) goes through it.
 pub fn host(url: &str) -> Option<String> {
+    host_cow(url).map(Cow::into_owned)
+}
+
+/// [`host`], borrowed from `url` when the authority is plain ASCII and already lowercase (most
+/// links), so that judging a link allocates nothing.
+fn host_cow(url: &str) -> Option<Cow<'_, str>> {
     // The URL parser strips leading and trailing C0 controls and spaces.
     let url = url.trim_matches(|c: char| c <= ' ');
     let (web_scheme, rest) = match url.split_once(':') {
@@ -31,7 +39,11 @@ pub fn host(url: &str) -> Option<String> {
         return None;
     }
     if let Some(h) = plain_host(&rest[slashes..]) {
-        return Some(h);
+        return Some(if h.bytes().any(|b| b.is_ascii_uppercase()) {
+            Cow::Owned(h.to_ascii_lowercase())
+        } else {
+            Cow::Borrowed(h)
+        });
     }
     let parsed = if relative {
         Url::parse(&format!("http:{url}"))
@@ -41,17 +53,17 @@ pub fn host(url: &str) -> Option<String> {
     match parsed.ok()?.host()? {
         Host::Domain(d) => {
             let d = d.trim_end_matches('.');
-            (!d.is_empty()).then(|| d.to_owned())
+            (!d.is_empty()).then(|| Cow::Owned(d.to_owned()))
         }
-        Host::Ipv4(a) => Some(a.to_string()),
-        Host::Ipv6(a) => Some(a.to_string()),
+        Host::Ipv4(a) => Some(Cow::Owned(a.to_string())),
+        Host::Ipv6(a) => Some(Cow::Owned(a.to_string())),
     }
 }
 
 /// The host of `authority…` when the URL parser would return it lowercased and unchanged: ASCII
 /// letters, digits, `-` and `.` only, no empty or punycode label, a last label that is not a
-/// number (else it is an IPv4 address), then nothing or a port, then the path.
-fn plain_host(after_slashes: &str) -> Option<String> {
+/// number (else it is an IPv4 address), then nothing or a port, then the path. Not lowercased.
+fn plain_host(after_slashes: &str) -> Option<&str> {
     let end = after_slashes
         .find(['/', '\\', '?', '#'])
         .unwrap_or(after_slashes.len());
@@ -81,16 +93,21 @@ fn plain_host(after_slashes: &str) -> Option<String> {
     let last = labels.next_back()?;
     let numeric = last.bytes().all(|b| b.is_ascii_digit())
         || last.len() >= 2 && last.as_bytes()[..2].eq_ignore_ascii_case(b"0x");
-    (!numeric).then(|| name.to_ascii_lowercase())
+    (!numeric).then_some(name)
 }
 
 /// The registrable domain (eTLD+1 from the public suffix list) of a host, or the host itself
 /// when it has none (an IP address, `localhost`).
 pub(crate) fn registrable_domain(host: &str) -> String {
+    registrable(host).to_owned()
+}
+
+/// [`registrable_domain`], borrowed from `host`.
+fn registrable(host: &str) -> &str {
     if host.parse::<std::net::IpAddr>().is_ok() {
-        return host.to_owned();
+        return host;
     }
-    psl::domain_str(host).unwrap_or(host).to_owned()
+    psl::domain_str(host).unwrap_or(host)
 }
 
 /// The registrable domain of a URL, when it has a host.
@@ -102,8 +119,8 @@ pub fn site_of(url: &str) -> Option<String> {
 /// with a non-web scheme (`mailto:`, `javascript:`) do not count as either and give `None`.
 pub(crate) fn is_intra_site(href: &str, site: Option<&str>) -> Option<bool> {
     let href = href.trim();
-    if let Some(h) = host(href) {
-        return site.map(|s| registrable_domain(&h) == s);
+    if let Some(h) = host_cow(href) {
+        return site.map(|s| registrable(&h) == s);
     }
     let scheme_end = href.find(':');
     let first_sep = href.find(['/', '?', '#']);
