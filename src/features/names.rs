@@ -338,8 +338,14 @@ pub(super) fn name_groups(value: &str) -> u32 {
             prev[..prev_len].copy_from_slice(&t[..prev_len]);
             // Prefixes are a few bytes: an inline byte loop, not a call to `memcmp`.
             let starts = |p: &[u8]| t.len() >= p.len() && t.iter().zip(p).all(|(a, b)| a == b);
+            // Every prefix has two bytes or more: a one-byte token matches none, and the
+            // second byte rules most of a letter's prefixes out before any other test.
+            let second = t.get(1).copied();
             for &(p, g) in &by_letter[(t[0] as usize) & 0x7f] {
                 let p = p.as_bytes();
+                if second != Some(p[1]) {
+                    continue;
+                }
                 let hit = if p.len() <= 3 {
                     (*len == p.len() || *len == p.len() + 1 && t[p.len()] == b's') && starts(p)
                 } else {
@@ -380,6 +386,7 @@ pub(super) fn prefixes_by_letter() -> &'static [Vec<(&'static str, u8)>] {
         let mut t = vec![Vec::new(); 128];
         for (g, prefixes) in GROUP_PREFIXES.iter().enumerate() {
             for p in prefixes.iter() {
+                assert!(p.len() >= 2, "name_groups reads a prefix's second byte: {p}");
                 t[p.as_bytes()[0] as usize].push((*p, g as u8));
             }
         }
