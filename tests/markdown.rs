@@ -283,3 +283,44 @@ fn emphasis_around_blocks_renders_as_its_content() {
         "- **Keep it.**\\\n  Then"
     );
 }
+
+#[test]
+fn inline_code_fences_outlast_the_backticks_inside() {
+    // CommonMark: a span's fence is a run of backticks that no run inside matches; content that
+    // starts or ends with a backtick gets a space inside each end (stripped by the reader).
+    assert_eq!(
+        md("<p>Use <code>a`b</code>, <code>``x</code> and <code>plain</code>.</p>"),
+        "Use ``a`b``, ``` ``x ``` and `plain`."
+    );
+    // Highlighted code: the fence counts runs across the span's pieces; nested code is one span.
+    assert_eq!(
+        md("<p><code><span>x</span><code>`y`</code></code></p>"),
+        "`` x`y` ``"
+    );
+    // HTML keeps its tags, nested ones included.
+    let h = md_with(
+        "<p><code>a`b<code>c</code></code></p>",
+        Format::Html,
+        &RenderOptions::default(),
+    );
+    assert!(h.contains("<code>a`b<code>c</code></code>"), "{h}");
+}
+
+#[test]
+fn a_break_before_a_block_leaves_no_backslash() {
+    // A hard break at the end of a block is no line break: its `\` would stay literal.
+    assert_eq!(
+        md("<div>Intro<br><ul><li>one</li><li>two</li></ul></div><p>After.</p>"),
+        "Intro\n- one\n- two\n\nAfter."
+    );
+    assert_eq!(
+        md("<ul><li>Item<br><ul><li>nested</li></ul></li><li>b<br></li><li>c</li></ul>"),
+        "- Item\n  - nested\n- b\n- c"
+    );
+    assert_eq!(md("<div>Title<br><h2>Next</h2></div>"), "Title\n\n## Next");
+    // Between inline text it stays, also before emphasis and links.
+    assert_eq!(
+        md("<p>one<br>two<br><em>three</em></p>"),
+        "one\\\ntwo\\\n*three*"
+    );
+}

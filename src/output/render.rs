@@ -287,6 +287,31 @@ fn fence_len(dom: &Dom, node: usize) -> usize {
     (longest + 1).max(3)
 }
 
+/// The fence of an inline code span around `node`, as CommonMark reads one: backticks one more
+/// than the longest run inside (so none closes it), and whether the content needs a space
+/// inside each end (it starts or ends with a backtick, which would merge with the fence).
+/// O(text of the subtree).
+fn inline_fence(dom: &Dom, node: usize) -> (usize, bool) {
+    let (mut longest, mut first, mut last) = (0, None, None);
+    for t in node + 1..dom.subtree_end(node) {
+        if dom.node(t).kind != Kind::Text {
+            continue;
+        }
+        let text = dom.text(t);
+        let mut run = 0;
+        for b in text.bytes() {
+            run = if b == b'`' { run + 1 } else { 0 };
+            longest = longest.max(run);
+        }
+        let trimmed = text.trim();
+        if let (Some(a), Some(b)) = (trimmed.chars().next(), trimmed.chars().next_back()) {
+            first.get_or_insert(a);
+            last = Some(b);
+        }
+    }
+    (longest + 1, first == Some('`') || last == Some('`'))
+}
+
 /// A table cell with more text than this (bytes) holds a page's content, not a datum.
 const LAYOUT_CELL_TEXT: usize = 2000;
 /// A table cell with this many paragraphs, headings and lists holds a page's content.
@@ -736,6 +761,17 @@ impl Writer {
         }
     }
 
+    /// A block starts or ends (not an inline span): a `<br>` owed before it is dropped, as a
+    /// hard break at the end of a block is no line break in Markdown (its `\` would be literal).
+    fn block_edge(&mut self, role: Role) {
+        if !matches!(
+            role,
+            Role::Code | Role::Emphasis { .. } | Role::Link | Role::Inline | Role::Break
+        ) {
+            self.pending_hard = false;
+        }
+    }
+
     /// A `<br>` in a code block: a new line, no `\` (it would be literal there).
     fn pre_break(&mut self) {
         match self.format {
@@ -857,6 +893,7 @@ impl Writer {
     /// Writes the opening markup of `stack[j]` (all frames below it are open).
     fn open(&mut self, stack: &mut [Frame], j: usize, dom: &Dom) {
         let role = stack[j].role;
+        self.block_edge(role);
         stack[j].opened = true;
         stack[j].prefix_len = self.prefix.len();
         let parent = if j > 0 { Some(&mut stack[j - 1]) } else { None };
@@ -966,8 +1003,19 @@ impl Writer {
                 }
             }
             Role::Code => {
-                if !stack[..j].iter().any(|f| f.role == Role::Pre) {
-                    self.inline_open(if md { "`" } else { "<code>" });
+                let in_pre = stack[..j].iter().any(|f| f.role == Role::Pre);
+                if md && !in_pre && !stack[..j].iter().any(|f| f.role == Role::Code) {
+                    // Only the outermost span is fenced (a fence cannot nest), so each code
+                    // subtree is scanned once.
+                    let (fence, pad) = inline_fence(dom, stack[j].node);
+                    stack[j].count = 2 * fence + pad as usize;
+                    let mut open = "`".repeat(fence);
+                    if pad {
+                        open.push(' ');
+                    }
+                    self.inline_open(&open);
+                } else if !md && !in_pre {
+                    self.inline_open("<code>");
                 }
             }
             Role::Emphasis { strong } => {
@@ -1010,6 +1058,7 @@ impl Writer {
         if !f.opened {
             return;
         }
+        self.block_edge(f.role);
         let md = self.format == Format::Markdown;
         match f.role {
             Role::Heading(level) => {
@@ -1091,8 +1140,13 @@ impl Writer {
                 self.brk(2);
             }
             Role::Code => {
-                if !stack.iter().any(|a| a.role == Role::Pre) {
-                    self.out.push_str(if md { "`" } else { "</code>" });
+                if md && f.count > 0 {
+                    if f.count % 2 == 1 {
+                        self.out.push(' ');
+                    }
+                    self.out.push_str(&"`".repeat(f.count / 2));
+                } else if !md && !stack.iter().any(|a| a.role == Role::Pre) {
+                    self.out.push_str("</code>");
                 }
             }
             Role::Emphasis { strong } => {
