@@ -386,7 +386,10 @@ pub(super) fn prefixes_by_letter() -> &'static [Vec<(&'static str, u8)>] {
         let mut t = vec![Vec::new(); 128];
         for (g, prefixes) in GROUP_PREFIXES.iter().enumerate() {
             for p in prefixes.iter() {
-                assert!(p.len() >= 2, "name_groups reads a prefix's second byte: {p}");
+                assert!(
+                    p.len() >= 2,
+                    "name_groups reads a prefix's second byte: {p}"
+                );
                 t[p.as_bytes()[0] as usize].push((*p, g as u8));
             }
         }
