@@ -324,3 +324,24 @@ fn a_break_before_a_block_leaves_no_backslash() {
         "one\\\ntwo\\\n*three*"
     );
 }
+
+#[test]
+fn a_break_before_the_first_text_of_inline_markup_still_breaks() {
+    // wcxb-dev 0148: `2025<strong><br>TRAVEL:</strong>` ran the two lines together.
+    let html = "<p>By 2025<strong><br>TRAVEL: </strong>soon</p><p><br>Next</p>\
+        <div>x<span><br></span></div><h2><br>Head</h2>";
+    assert_eq!(
+        md(html),
+        "By 2025\\\n**TRAVEL:** soon\n\nNext\n\nx\n\n## Head"
+    );
+    let h = md_with(html, Format::Html, &RenderOptions::default());
+    assert!(
+        h.starts_with("<p>By 2025<strong><br>\nTRAVEL:</strong> soon</p>"),
+        "{h}"
+    );
+    // A `<br>` whose parents start with a block lands in no block of its own: it is dropped.
+    assert!(
+        h.contains("\n\n<p>Next</p>\n\nx<br>\n\n<h2>Head</h2>"),
+        "{h}"
+    );
+}

@@ -77,6 +77,16 @@ enum Role {
     Inline,
 }
 
+impl Role {
+    /// A span inside a line (code, emphasis, link, other inline markup, a break), not a block.
+    fn is_inline(self) -> bool {
+        matches!(
+            self,
+            Role::Code | Role::Emphasis { .. } | Role::Link | Role::Inline | Role::Break
+        )
+    }
+}
+
 /// The role of element `i`; `layout_cell` says that a row or cell belongs to a layout table
 /// (rendered as blocks, not as a Markdown table).
 fn role(dom: &Dom, i: usize, layout_cell: bool, links: bool, wraps_block: bool) -> Role {
@@ -202,11 +212,25 @@ pub fn render_with(
                 let in_layout = in_layout || (node.tag == Tag::TABLE && layout[i]);
                 let role = role(dom, i, in_layout, opts.links, blocks[i]);
                 if role == Role::Break {
-                    if stack.iter().all(|f| f.opened) && !w.out.is_empty() {
+                    let opened = stack.iter().all(|f| f.opened);
+                    if !w.out.is_empty() {
                         if stack.iter().any(|f| f.role == Role::Pre) {
-                            w.pre_break();
-                        } else {
+                            if opened {
+                                w.pre_break();
+                            }
+                        } else if opened {
                             w.hard_break();
+                        } else if keep[i] {
+                            // A kept `<br>` before the first text of its parents still breaks
+                            // the line (`2025<b><br>TRAVEL</b>`). Markdown owes it (a block
+                            // opening next drops it); HTML writes it inside inline parents only.
+                            let inline = stack.iter().all(|f| f.opened || f.role.is_inline());
+                            if w.format == Format::Markdown {
+                                w.hard_break();
+                            } else if inline {
+                                w.open_all(&mut stack, dom);
+                                w.hard_break();
+                            }
                         }
                     }
                 } else if node.tag == Tag::IMG && opts.images {
@@ -764,10 +788,7 @@ impl Writer {
     /// A block starts or ends (not an inline span): a `<br>` owed before it is dropped, as a
     /// hard break at the end of a block is no line break in Markdown (its `\` would be literal).
     fn block_edge(&mut self, role: Role) {
-        if !matches!(
-            role,
-            Role::Code | Role::Emphasis { .. } | Role::Link | Role::Inline | Role::Break
-        ) {
+        if !role.is_inline() {
             self.pending_hard = false;
         }
     }
