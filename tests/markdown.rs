@@ -345,3 +345,94 @@ fn a_break_before_the_first_text_of_inline_markup_still_breaks() {
         "{h}"
     );
 }
+
+#[test]
+fn inline_code_fences_count_only_rendered_backticks() {
+    // Hidden text is not written, so its backticks do not lengthen the fence.
+    assert_eq!(
+        md("<p><code>a<span style=\"display:none\">``</span>b</code></p>"),
+        "`ab`"
+    );
+    // A run split across highlighter spans is one run in the output.
+    assert_eq!(md("<p><code>a`<span>`</span>b</code></p>"), "```a``b```");
+    assert_eq!(
+        md("<pre>x\n``<span>`</span>\ny</pre>"),
+        "````\nx\n```\ny\n````"
+    );
+    // Touching spans stay two spans.
+    assert_eq!(
+        md("<p><code>a</code><code>b</code> and <code>`</code><code>c</code></p>"),
+        "`a` `b` and `` ` `` `c`"
+    );
+}
+
+#[test]
+fn text_at_a_line_start_is_no_block_start() {
+    assert_eq!(
+        md("<p>- not a list</p><p>+ plus</p><p>-</p>"),
+        "\\- not a list\n\n\\+ plus\n\n\\-"
+    );
+    // A numbered paragraph stays: Markdown reads an item showing the same number and text.
+    assert_eq!(md("<p>2024. A year</p><p>3) x</p>"), "2024. A year\n\n3) x");
+    // Only what Markdown would read as a block start is escaped.
+    assert_eq!(
+        md("<p>-5 degrees, +3, 1.5 m, 2.</p><p>--</p><p>==</p>"),
+        "-5 degrees, +3, 1.5 m, 2.\n\n--\n\n=="
+    );
+    assert_eq!(
+        md("<p>---</p><p>- - -</p><p>~~~ fence</p><p># hash</p><p>&gt; quote</p>"),
+        "\\---\n\n\\- - -\n\n\\~~~ fence\n\n\\# hash\n\n\\> quote"
+    );
+    // The line is checked as written: text split across nodes, and after a list marker.
+    assert_eq!(
+        md("<p>a<br><span>1</span>. split</p><ul><li>- dash</li><li>+</li></ul>"),
+        "a\\\n1\\. split\n\n- \\- dash\n- \\+"
+    );
+    // Headings, table cells and code blocks are no paragraph lines.
+    assert_eq!(
+        md("<h2>1. Intro</h2><table><tr><th>- a</th><th>1. b</th></tr>\
+            <tr><td>x</td><td>y</td></tr></table><pre>- a\n1. b\n---</pre>"),
+        "## 1. Intro\n\n| - a | 1. b |\n| --- | --- |\n| x | y |\n\n```\n- a\n1. b\n---\n```"
+    );
+}
+
+#[test]
+fn a_hard_break_is_followed_by_no_block_start() {
+    // After `\` the line continues the paragraph: a list numbered 1, a bullet, a setext
+    // underline or a one-column table's delimiter row would end it (and the `\` would be
+    // literal); a list numbered otherwise cannot interrupt a paragraph.
+    assert_eq!(
+        md("<p>Steps<br>1. one<br>2. two<br>- dash<br>+</p>"),
+        "Steps\\\n1\\. one\\\n2. two\\\n\\- dash\\\n+"
+    );
+    // An underline is a whole line: one ending in the next break's `\` is none.
+    assert_eq!(
+        md("<p>a<br>===</p><p>b<br>--</p><p>c<br>:--</p><p>d<br>===<br>e</p>"),
+        "a\\\n\\===\n\nb\\\n\\--\n\nc\\\n\\:--\n\nd\\\n===\\\ne"
+    );
+    assert_eq!(md("<ul><li>a<br>+ b</li></ul>"), "- a\\\n  \\+ b");
+}
+
+#[test]
+fn a_pipe_in_code_in_a_table_cell_is_escaped() {
+    let html = "<table><tr><th>op</th><th>x</th></tr>\
+        <tr><td><code>a|b</code></td><td>c|d</td></tr></table>";
+    assert_eq!(md(html), "| op | x |\n| --- | --- |\n| `a\\|b` | c\\|d |");
+    // Outside a table `|` in code is literal.
+    assert_eq!(md("<p><code>a|b</code></p>"), "`a|b`");
+}
+
+#[test]
+fn a_break_in_inline_code_closes_and_reopens_the_span() {
+    assert_eq!(md("<p><code>ls<br>cd /tmp</code></p>"), "`ls`\\\n`cd /tmp`");
+    // Each part is padded on its own; the fence counts the whole span.
+    assert_eq!(
+        md("<p><code>`a<br><br>b``</code> end</p>"),
+        "``` `a ```\\\n``` b`` ``` end"
+    );
+    // In a table cell a break is a space: the span stays one.
+    assert_eq!(
+        md("<table><tr><th>c</th><th>d</th></tr><tr><td><code>a<br>b</code></td><td>e</td></tr></table>"),
+        "| c | d |\n| --- | --- |\n| `a b` | e |"
+    );
+}

@@ -12,10 +12,14 @@
 //!
 //! Markdown: `#`… headings, `-` and `1.` list items indented by their marker's width per
 //! level, pipe tables (the first row is the header row), fenced code blocks for `<pre>`
-//! (indentation kept), `` ` `` for inline code, `>` block quotes; blocks are separated by one
-//! blank line; nesting deeper than [`MAX_PREFIX_BYTES`] of indentation renders at that depth, so
-//! the output stays linear in the input. Markdown's special characters in text (`\ ` * _ [ ] < > & | #`) are
-//! backslash-escaped, so the text reads back as it was.
+//! (indentation kept), `` ` `` for inline code (fences longer than any backtick run written
+//! inside; a `<br>` closes the span and reopens it after the break; `|` escaped in table
+//! cells), `>` block quotes; blocks are separated by one blank line; nesting deeper than
+//! [`MAX_PREFIX_BYTES`] of indentation renders at that depth, so the output stays linear in the
+//! input. Markdown's special characters in text (`\ ` * _ [ ] < > & | #`) are
+//! backslash-escaped, and so is the start of a line of text that Markdown would read as a block
+//! start (`- `, `---`, `===` under a line, …; see `block_start_escape`), so the text reads back
+//! as it was.
 //!
 //! HTML: only `h1`–`h6`, `p`, `ul`, `ol`, `li`, `table`, `tr`, `th`, `td`, `pre`, `code`,
 //! `blockquote`, `em`, `strong` and `br`, without attributes, and with the options `a href` and
@@ -186,7 +190,18 @@ pub fn render_with(
         after_marker: false,
         no_space: false,
         in_row: 0,
+        in_cell: 0,
+        line_begin: 0,
+        line_kind: LineKind::None,
+        next_kind: LineKind::Start,
+        code_fence: 0,
+        code_pad: false,
+        code_cut: None,
+        code_end: usize::MAX,
         base,
+        dom,
+        visible,
+        keep,
     };
     let mut stack: Vec<Frame> = Vec::new();
     let mut i = 0;
@@ -219,6 +234,7 @@ pub fn render_with(
                                 w.pre_break();
                             }
                         } else if opened {
+                            w.cut_code(i);
                             w.hard_break();
                         } else if keep[i] {
                             // A kept `<br>` before the first text of its parents still breaks
@@ -226,6 +242,7 @@ pub fn render_with(
                             // opening next drops it); HTML writes it inside inline parents only.
                             let inline = stack.iter().all(|f| f.opened || f.role.is_inline());
                             if w.format == Format::Markdown {
+                                w.cut_code(i);
                                 w.hard_break();
                             } else if inline {
                                 w.open_all(&mut stack, dom);
@@ -259,6 +276,13 @@ pub fn render_with(
                     w.pending_space |= !text.is_empty();
                 } else {
                     w.open_all(&mut stack, dom);
+                    if let Some(from) = w.code_cut.take() {
+                        let end = stack
+                            .iter()
+                            .find(|f| f.role == Role::Code)
+                            .map_or(i, |f| f.end);
+                        w.open_code(from, end);
+                    }
                     let code = stack.iter().any(|f| f.role == Role::Code);
                     w.text(text, pre, code);
                 }
@@ -271,6 +295,7 @@ pub fn render_with(
     while let Some(f) = stack.pop() {
         w.close(&f, &mut stack, dom);
     }
+    w.end_line();
     w.out.truncate(w.out.trim_end().len());
     if format == Format::Html && !w.out.is_empty() {
         w.out.push('\n');
@@ -294,46 +319,89 @@ fn wraps_blocks(dom: &Dom) -> Vec<bool> {
     out
 }
 
-/// The backticks of a code fence around `<pre>` `node`: one more than its longest run (at
-/// least 3), so a fence in the code does not close the block.
-fn fence_len(dom: &Dom, node: usize) -> usize {
-    let mut longest = 0;
-    for t in node + 1..dom.subtree_end(node) {
-        if dom.node(t).kind != Kind::Text {
-            continue;
-        }
-        let mut run = 0;
-        for b in dom.text(t).bytes() {
-            run = if b == b'`' { run + 1 } else { 0 };
-            longest = longest.max(run);
-        }
-    }
-    (longest + 1).max(3)
+/// What the Markdown writer makes of a node inside code, for fences and padding.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Piece {
+    /// A character written as it is.
+    Char(char),
+    /// Whitespace or a text not kept: at most a space.
+    Space,
+    /// A `<br>`: a new line (in a code block) or the end of a code span's part.
+    Break,
 }
 
-/// The fence of an inline code span around `node`, as CommonMark reads one: backticks one more
-/// than the longest run inside (so none closes it), and whether the content needs a space
-/// inside each end (it starts or ends with a backtick, which would merge with the fence).
-/// O(text of the subtree).
-fn inline_fence(dom: &Dom, node: usize) -> (usize, bool) {
-    let (mut longest, mut first, mut last) = (0, None, None);
-    for t in node + 1..dom.subtree_end(node) {
-        if dom.node(t).kind != Kind::Text {
+/// Calls `f` on the pieces of the rendered text of nodes `from..end` in order (invisible
+/// subtrees skipped, as the renderer skips them) until `f` returns false. O(nodes + text).
+fn code_pieces(
+    dom: &Dom,
+    visible: &[bool],
+    keep: &[bool],
+    from: usize,
+    end: usize,
+    mut f: impl FnMut(Piece) -> bool,
+) {
+    let mut t = from;
+    while t < end {
+        if !visible[t] {
+            t = dom.subtree_end(t).max(t + 1);
             continue;
         }
-        let text = dom.text(t);
-        let mut run = 0;
-        for b in text.bytes() {
-            run = if b == b'`' { run + 1 } else { 0 };
-            longest = longest.max(run);
+        let node = dom.node(t);
+        let piece = match node.kind {
+            Kind::Element if node.tag == Tag::BR && !node.foreign => Some(Piece::Break),
+            Kind::Text if !keep[t] => Some(Piece::Space),
+            _ => None,
+        };
+        if piece.is_some_and(|p| !f(p)) {
+            return;
         }
-        let trimmed = text.trim();
-        if let (Some(a), Some(b)) = (trimmed.chars().next(), trimmed.chars().next_back()) {
-            first.get_or_insert(a);
-            last = Some(b);
+        if node.kind == Kind::Text && keep[t] {
+            for c in dom.text(t).chars() {
+                let piece = if c.is_whitespace() {
+                    Piece::Space
+                } else if c.is_control() {
+                    // Control characters are dropped: the backticks around them join.
+                    continue;
+                } else {
+                    Piece::Char(c)
+                };
+                if !f(piece) {
+                    return;
+                }
+            }
         }
+        t += 1;
     }
-    (longest + 1, first == Some('`') || last == Some('`'))
+}
+
+/// The longest run of backticks in the rendered text of `node`'s subtree; a run split across
+/// text nodes (highlighter spans) is one run, as it is in the output.
+fn longest_backticks(dom: &Dom, visible: &[bool], keep: &[bool], node: usize) -> usize {
+    let (mut run, mut longest) = (0, 0);
+    code_pieces(dom, visible, keep, node + 1, dom.subtree_end(node), |p| {
+        run = if p == Piece::Char('`') { run + 1 } else { 0 };
+        longest = longest.max(run);
+        true
+    });
+    longest
+}
+
+/// Whether the part of an inline code span starting at node `from` (up to its next `<br>`
+/// after text, or `end`) starts or ends with a backtick, so it needs a space inside each end
+/// of its fence (CommonMark strips one from each end when both are there).
+fn code_part_pad(dom: &Dom, visible: &[bool], keep: &[bool], from: usize, end: usize) -> bool {
+    let (mut first, mut last) = (None, None);
+    code_pieces(dom, visible, keep, from, end, |p| match p {
+        Piece::Char(c) => {
+            first.get_or_insert(c);
+            last = Some(c);
+            true
+        }
+        // A break before the part's first text is written before the span opens.
+        Piece::Break => first.is_none(),
+        Piece::Space => true,
+    });
+    first == Some('`') || last == Some('`')
 }
 
 /// A table cell with more text than this (bytes) holds a page's content, not a datum.
@@ -655,6 +723,58 @@ fn plain_inline(ancestors: &[Frame]) -> bool {
     })
 }
 
+/// Where a backslash goes so that Markdown reads `line`, a line of text written at a line's
+/// start (after its prefix), as text and not as a block start: a bullet (`- `, `+ `; `*` is
+/// always escaped), an ordered item interrupting a paragraph after a hard break (`1. `, `1) `,
+/// non-empty: other numbers cannot), a thematic break (`---`, `- - -`), a setext underline
+/// (`===`, `--`) or a one-column GFM table's delimiter row (`:--`) under a paragraph line, a
+/// `~~~` fence. `#`, `>`, `` ` ``, `_`, `<` and `|` are escaped wherever they are. A numbered
+/// paragraph (`2. Step`) is left as it is: Markdown reads an item showing the same number and
+/// text, and the gold Markdown of wcxb-dev writes such paragraphs as items (escaping them took
+/// the structure F1 from 0.642 to 0.637). `None`: the line reads as text. O(line).
+fn block_start_escape(line: &str, kind: LineKind) -> Option<usize> {
+    let b = line.trim_end_matches([' ', '\t']).as_bytes();
+    let first = *b.first()?;
+    let start = matches!(kind, LineKind::Start | LineKind::Either);
+    let under = matches!(kind, LineKind::Continuation | LineKind::Either);
+    let blank = |rest: &[u8]| rest.is_empty();
+    let space = |rest: &[u8]| matches!(rest.first(), Some(b' ' | b'\t'));
+    // `:?-+:?`: a delimiter row of one column, and a setext underline when all dashes.
+    let delimiter = |b: &[u8]| {
+        let inner = b.strip_prefix(b":").unwrap_or(b);
+        let inner = inner.strip_suffix(b":").unwrap_or(inner);
+        !inner.is_empty() && inner.iter().all(|&c| c == b'-')
+    };
+    let at_start = match first {
+        b'-' | b'+' => {
+            let rest = &b[1..];
+            // An empty item (`-` alone) cannot interrupt a paragraph, but `-` underlines one.
+            space(rest)
+                || (start && blank(rest))
+                || (first == b'-'
+                    && ((b.iter().filter(|&&c| c == b'-').count() >= 3
+                        && b.iter().all(|&c| matches!(c, b'-' | b' ' | b'\t')))
+                        || (under && delimiter(b))))
+        }
+        b':' => under && delimiter(b),
+        b'=' => under && b.iter().all(|&c| c == b'='),
+        b'~' => b.starts_with(b"~~~"),
+        b'0'..=b'9' => {
+            let digits = b.iter().take_while(|c| c.is_ascii_digit()).count();
+            let rest = b.get(digits + 1..).unwrap_or(&[]);
+            let item = digits <= 9
+                && matches!(b.get(digits), Some(b'.' | b')'))
+                && kind == LineKind::Continuation
+                && space(rest)
+                && line[..digits].parse() == Ok(1u32);
+            // `1\.`: the escape goes before the delimiter.
+            return item.then_some(digits);
+        }
+        _ => false,
+    };
+    at_start.then_some(0)
+}
+
 /// A URL as a Markdown link destination: spaces, parentheses and `<>` percent-encoded.
 fn push_md_url(out: &mut String, url: &str) {
     for c in url.chars() {
@@ -689,7 +809,7 @@ fn push_attr(out: &mut String, value: &str) {
 /// grows as n² (12,000 nested `<ul><li>`, 481 KB, gave 144 MB).
 pub const MAX_PREFIX_BYTES: usize = 40;
 
-struct Writer {
+struct Writer<'a> {
     format: Format,
     out: String,
     /// Markdown: what starts every line (list indentation, `> `).
@@ -709,11 +829,46 @@ struct Writer {
     /// Markdown: table rows and headings open; they must stay on one line, so breaks become
     /// spaces.
     in_row: usize,
+    /// Markdown: table cells open (`|` in their code is escaped too).
+    in_cell: usize,
+    /// Markdown: where the current line's own text starts (after the prefix and a list marker).
+    line_begin: usize,
+    /// Markdown: which block starts the current line could be read as ([`LineKind::None`] for
+    /// lines of markup and code).
+    line_kind: LineKind,
+    /// Markdown: the kind of the next line, from the break before it.
+    next_kind: LineKind,
+    /// Markdown: the backticks of the inline code span open (0: none) and whether its current
+    /// part is padded with a space inside each end.
+    code_fence: usize,
+    code_pad: bool,
+    /// Markdown: the open code span was closed before a `<br>`; it reopens before its next text,
+    /// whose part starts at this node.
+    code_cut: Option<usize>,
+    /// Markdown: the output length right after the last code span's closing fence.
+    code_end: usize,
     /// The base of links and image sources.
     base: Option<url::Url>,
+    dom: &'a Dom,
+    visible: &'a [bool],
+    keep: &'a [bool],
 }
 
-impl Writer {
+/// Where a Markdown line of text starts, for the block starts it must not be read as.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum LineKind {
+    /// Markup or code: not checked.
+    None,
+    /// After a blank line or a list marker: a paragraph starts here.
+    Start,
+    /// After a hard break: the line continues a paragraph.
+    Continuation,
+    /// After another line break (an earlier block's last line, maybe in another container):
+    /// either.
+    Either,
+}
+
+impl Writer<'_> {
     /// Deepens the Markdown line prefix by `s`, unless that would take it past
     /// [`MAX_PREFIX_BYTES`]: deeper lists and quotes render at the deepest level allowed.
     fn push_prefix(&mut self, s: &str) {
@@ -736,6 +891,8 @@ impl Writer {
         if self.line_start {
             if self.format == Format::Markdown {
                 self.out.push_str(&self.prefix);
+                self.line_begin = self.out.len();
+                self.line_kind = self.next_kind;
             }
             self.line_start = false;
             self.pending_space = false;
@@ -749,11 +906,18 @@ impl Writer {
             while self.out.ends_with([' ', '\t']) {
                 self.out.pop();
             }
-            if std::mem::take(&mut self.pending_hard) && self.pending_break == 1 {
+            let hard = std::mem::take(&mut self.pending_hard) && self.pending_break == 1;
+            if hard {
                 self.out.push('\\');
             }
             if !self.line_start {
+                self.end_line();
                 self.out.push('\n');
+                self.next_kind = if hard {
+                    LineKind::Continuation
+                } else {
+                    LineKind::Either
+                };
             }
             if self.pending_break > 1 && !self.out.ends_with("\n\n") {
                 if self.format == Format::Markdown {
@@ -761,14 +925,35 @@ impl Writer {
                 }
                 self.out.push('\n');
             }
+            if self.pending_break > 1 {
+                self.next_kind = LineKind::Start;
+            }
             self.line_start = true;
             self.pending_space = false;
         }
         self.pending_break = 0;
     }
 
+    /// Markdown: escapes the start of the line just written when Markdown would read it as a
+    /// block start (the check sees the whole line, so text split across nodes counts).
+    fn end_line(&mut self) {
+        if self.format != Format::Markdown || self.line_kind == LineKind::None {
+            return;
+        }
+        let line = self.out.get(self.line_begin..).unwrap_or("");
+        if let Some(at) = block_start_escape(line, self.line_kind) {
+            // O(line): each line is checked once, so the pass stays linear in the output.
+            self.out.insert(self.line_begin + at, '\\');
+        }
+        self.line_kind = LineKind::None;
+    }
+
     fn raw(&mut self, s: &str) {
         self.start();
+        if self.out.len() == self.line_begin {
+            // The renderer's own markup starts the line (a heading, a row, a fence).
+            self.line_kind = LineKind::None;
+        }
         self.out.push_str(s);
         self.no_space = true;
     }
@@ -790,6 +975,19 @@ impl Writer {
     fn block_edge(&mut self, role: Role) {
         if !role.is_inline() {
             self.pending_hard = false;
+        }
+    }
+
+    /// Markdown: a `<br>` at node `br` in an open code span that is one line: the span closes
+    /// before the break (a code span holds no line break) and reopens before its next text.
+    fn cut_code(&mut self, br: usize) {
+        if self.format == Format::Markdown
+            && self.code_fence > 0
+            && self.code_cut.is_none()
+            && self.in_row == 0
+        {
+            self.close_code();
+            self.code_cut = Some(br + 1);
         }
     }
 
@@ -825,6 +1023,10 @@ impl Writer {
             }
             let space = std::mem::take(&mut self.pending_space);
             self.start();
+            if pre {
+                // A code block's lines are code, read as they are.
+                self.line_kind = LineKind::None;
+            }
             if space && !self.no_space && !self.out.ends_with([' ', '\n']) {
                 self.out.push(' ');
             }
@@ -841,7 +1043,13 @@ impl Writer {
                 '>' => self.out.push_str("&gt;"),
                 c => self.out.push(c),
             },
-            Format::Markdown if code => self.out.push(c),
+            Format::Markdown if code => {
+                // GFM splits a table row on `|` even inside code; `\|` is read as `|` there.
+                if c == '|' && self.in_cell > 0 {
+                    self.out.push('\\');
+                }
+                self.out.push(c);
+            }
             Format::Markdown => {
                 if matches!(
                     c,
@@ -874,6 +1082,32 @@ impl Writer {
                 self.open(stack, j, dom);
             }
         }
+    }
+
+    /// Markdown: opens (or reopens after a `<br>`) the code span fenced by `code_fence`, its
+    /// part starting at node `from` and the span ending before `end`.
+    fn open_code(&mut self, from: usize, end: usize) {
+        self.code_pad = code_part_pad(self.dom, self.visible, self.keep, from, end);
+        if self.out.len() == self.code_end {
+            // Two touching spans would read as one longer fence: a space keeps them apart.
+            self.pending_space = true;
+        }
+        let mut open = "`".repeat(self.code_fence);
+        if self.code_pad {
+            open.push(' ');
+        }
+        self.inline_open(&open);
+    }
+
+    /// Markdown: writes the closing fence of the open code span's part.
+    fn close_code(&mut self) {
+        if self.code_pad {
+            self.out.push(' ');
+        }
+        for _ in 0..self.code_fence {
+            self.out.push('`');
+        }
+        self.code_end = self.out.len();
     }
 
     /// Writes inline markup that needs a space before it when one is pending.
@@ -966,6 +1200,9 @@ impl Writer {
                     self.raw(&marker);
                     self.push_prefix(&" ".repeat(marker.len()));
                     self.after_marker = true;
+                    // The item's text starts a paragraph of its own after the marker.
+                    self.line_begin = self.out.len();
+                    self.line_kind = LineKind::Start;
                 } else {
                     self.raw("<li>");
                 }
@@ -993,6 +1230,7 @@ impl Writer {
                 }
                 if md {
                     self.raw(" ");
+                    self.in_cell += 1;
                 } else {
                     self.raw(if header { "<th>" } else { "<td>" });
                 }
@@ -1013,7 +1251,10 @@ impl Writer {
                         .unwrap_or("");
                     // A `pre` in a `pre` is already inside the fence (count 0: no fence).
                     if !nested {
-                        let fence = fence_len(dom, stack[j].node);
+                        // One more than the longest run inside (at least 3), so no fence in
+                        // the code closes the block.
+                        let run = longest_backticks(dom, self.visible, self.keep, stack[j].node);
+                        let fence = (run + 1).max(3);
                         stack[j].count = fence;
                         self.raw(&"`".repeat(fence));
                         self.out.push_str(lang);
@@ -1027,14 +1268,13 @@ impl Writer {
                 let in_pre = stack[..j].iter().any(|f| f.role == Role::Pre);
                 if md && !in_pre && !stack[..j].iter().any(|f| f.role == Role::Code) {
                     // Only the outermost span is fenced (a fence cannot nest), so each code
-                    // subtree is scanned once.
-                    let (fence, pad) = inline_fence(dom, stack[j].node);
-                    stack[j].count = 2 * fence + pad as usize;
-                    let mut open = "`".repeat(fence);
-                    if pad {
-                        open.push(' ');
-                    }
-                    self.inline_open(&open);
+                    // subtree is scanned once for its fence; one backtick more than its longest
+                    // run, so no run inside closes it.
+                    let node = stack[j].node;
+                    let run = longest_backticks(dom, self.visible, self.keep, node);
+                    stack[j].count = 1;
+                    self.code_fence = run + 1;
+                    self.open_code(node + 1, stack[j].end);
                 } else if !md && !in_pre {
                     self.inline_open("<code>");
                 }
@@ -1143,6 +1383,7 @@ impl Writer {
             Role::Cell { header } => {
                 if md {
                     self.out.push_str(" |");
+                    self.in_cell = self.in_cell.saturating_sub(1);
                 } else {
                     self.out.push_str(if header { "</th>" } else { "</td>" });
                 }
@@ -1162,10 +1403,10 @@ impl Writer {
             }
             Role::Code => {
                 if md && f.count > 0 {
-                    if f.count % 2 == 1 {
-                        self.out.push(' ');
+                    if self.code_cut.take().is_none() {
+                        self.close_code();
                     }
-                    self.out.push_str(&"`".repeat(f.count / 2));
+                    self.code_fence = 0;
                 } else if !md && !stack.iter().any(|a| a.role == Role::Pre) {
                     self.out.push_str("</code>");
                 }
