@@ -381,7 +381,7 @@ fn text_at_a_line_start_is_no_block_start() {
     );
     assert_eq!(
         md("<p>---</p><p>- - -</p><p>~~~ fence</p><p># hash</p><p>&gt; quote</p>"),
-        "\\---\n\n\\- - -\n\n\\~~~ fence\n\n\\# hash\n\n\\> quote"
+        "\\---\n\n\\- - -\n\n\\~\\~\\~ fence\n\n\\# hash\n\n\\> quote"
     );
     // The line is checked as written: text split across nodes, and after a list marker.
     assert_eq!(
@@ -434,5 +434,21 @@ fn a_break_in_inline_code_closes_and_reopens_the_span() {
     assert_eq!(
         md("<table><tr><th>c</th><th>d</th></tr><tr><td><code>a<br>b</code></td><td>e</td></tr></table>"),
         "| c | d |\n| --- | --- |\n| `a b` | e |"
+    );
+}
+
+#[test]
+fn tildes_and_pipes_in_link_urls_read_back_as_text() {
+    // GFM reads `~~x~~` (and `~x~`) as strikethrough; a `|` in a URL ends a table cell.
+    assert_eq!(md("<p>~~old~~ ~5 min</p>"), "\\~\\~old\\~\\~ \\~5 min");
+    let opts = RenderOptions {
+        links: true,
+        ..RenderOptions::default()
+    };
+    let html = "<table><tr><th>a</th><th>b</th></tr><tr><td><a href='https://x.org/?q=a|b'>q</a>\
+                </td><td>2</td></tr></table>";
+    assert_eq!(
+        md_with(html, Format::Markdown, &opts),
+        "| a | b |\n| --- | --- |\n| [q](https://x.org/?q=a%7Cb) | 2 |"
     );
 }

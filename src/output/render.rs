@@ -16,7 +16,7 @@
 //! inside; a `<br>` closes the span and reopens it after the break; `|` escaped in table
 //! cells), `>` block quotes; blocks are separated by one blank line; nesting deeper than
 //! [`MAX_PREFIX_BYTES`] of indentation renders at that depth, so the output stays linear in the
-//! input. Markdown's special characters in text (`\ ` * _ [ ] < > & | #`) are
+//! input. Markdown's special characters in text (`\ ` * _ ~ [ ] < > & | #`) are
 //! backslash-escaped, and so is the start of a line of text that Markdown would read as a block
 //! start (`- `, `---`, `===` under a line, …; see `block_start_escape`), so the text reads back
 //! as it was.
@@ -727,8 +727,8 @@ fn plain_inline(ancestors: &[Frame]) -> bool {
 /// start (after its prefix), as text and not as a block start: a bullet (`- `, `+ `; `*` is
 /// always escaped), an ordered item interrupting a paragraph after a hard break (`1. `, `1) `,
 /// non-empty: other numbers cannot), a thematic break (`---`, `- - -`), a setext underline
-/// (`===`, `--`) or a one-column GFM table's delimiter row (`:--`) under a paragraph line, a
-/// `~~~` fence. `#`, `>`, `` ` ``, `_`, `<` and `|` are escaped wherever they are. A numbered
+/// (`===`, `--`) or a one-column GFM table's delimiter row (`:--`) under a paragraph line.
+/// `#`, `>`, `` ` ``, `~`, `_`, `<` and `|` are escaped wherever they are. A numbered
 /// paragraph (`2. Step`) is left as it is: Markdown reads an item showing the same number and
 /// text, and the gold Markdown of wcxb-dev writes such paragraphs as items (escaping them took
 /// the structure F1 from 0.642 to 0.637). `None`: the line reads as text. O(line).
@@ -758,7 +758,6 @@ fn block_start_escape(line: &str, kind: LineKind) -> Option<usize> {
         }
         b':' => under && delimiter(b),
         b'=' => under && b.iter().all(|&c| c == b'='),
-        b'~' => b.starts_with(b"~~~"),
         b'0'..=b'9' => {
             let digits = b.iter().take_while(|c| c.is_ascii_digit()).count();
             let rest = b.get(digits + 1..).unwrap_or(&[]);
@@ -784,6 +783,8 @@ fn push_md_url(out: &mut String, url: &str) {
             ')' => out.push_str("%29"),
             '<' => out.push_str("%3C"),
             '>' => out.push_str("%3E"),
+            // A `|` would end a GFM table cell, even inside a link destination.
+            '|' => out.push_str("%7C"),
             c if c.is_control() => {}
             c => out.push(c),
         }
@@ -1053,7 +1054,7 @@ impl Writer<'_> {
             Format::Markdown => {
                 if matches!(
                     c,
-                    '\\' | '`' | '*' | '_' | '[' | ']' | '<' | '>' | '&' | '|' | '#'
+                    '\\' | '`' | '*' | '_' | '~' | '[' | ']' | '<' | '>' | '&' | '|' | '#'
                 ) {
                     self.out.push('\\');
                 }
