@@ -74,9 +74,11 @@ def words(line: str) -> list[str]:
     return WORD.findall(line.lower())
 
 
-def structure(md: str | None) -> Counter:
-    """The (kind, word) multiset of a Markdown text (steps 1–4 of the module docs)."""
-    out: Counter = Counter()
+def classify(md: str | None):
+    """Yields ``(kind, line, continued)`` per line of a Markdown text, as step 1 of the module
+    docs reads it: ``kind`` is ``heading``, ``item``, ``cell``, ``code`` or ``None`` (prose);
+    ``continued`` marks an item's indented continuation line. Every line inside a code fence
+    is yielded (blank ones too); fence lines and other blank lines are not."""
     fence = None
     in_item = False
     for raw in (md or "").splitlines():
@@ -85,7 +87,7 @@ def structure(md: str | None) -> Counter:
             if m and m.group(1) == fence:
                 fence = None
             else:
-                out.update(("code", w) for w in words(raw))
+                yield "code", raw, False
             continue
         if m:
             fence = m.group(1)
@@ -102,11 +104,19 @@ def structure(md: str | None) -> Counter:
         elif line.startswith("|"):
             kind, in_item = "cell", False
         elif in_item and indented:
-            kind = "item"
-        else:
-            in_item = False
+            yield "item", line, True
             continue
-        out.update((kind, w) for w in words(line))
+        else:
+            kind, in_item = None, False
+        yield kind, line, False
+
+
+def structure(md: str | None) -> Counter:
+    """The (kind, word) multiset of a Markdown text (steps 1–4 of the module docs)."""
+    out: Counter = Counter()
+    for kind, line, _ in classify(md):
+        if kind is not None:
+            out.update((kind, w) for w in words(line))
     return out
 
 

@@ -31,32 +31,10 @@ TYPES = ["article", "forum", "product", "listing", "collection", "documentation"
 
 
 def line_kinds(md: str) -> Counter:
-    """Lines per kind of a Markdown text (``para`` for the rest), as ``structure.py`` reads it."""
-    c: Counter = Counter()
-    fence = None
-    for raw in md.splitlines():
-        m = S.FENCE.match(raw)
-        if fence is not None:
-            if m and m.group(1) == fence:
-                fence = None
-            else:
-                c["code"] += 1
-            continue
-        if m:
-            fence = m.group(1)
-            continue
-        line = S.QUOTE.sub("", raw).strip()
-        if not line:
-            continue
-        if S.HEADING.match(line):
-            c["heading"] += 1
-        elif S.ITEM.match(line):
-            c["item"] += 1
-        elif line.startswith("|"):
-            c["cell"] += 1
-        else:
-            c["para"] += 1
-    return c
+    """Lines per kind of a Markdown text, as ``structure.py`` reads it; prose and the
+    continuation lines of items count as ``para``."""
+    return Counter(kind if kind and not continued else "para"
+                   for kind, _, continued in S.classify(md))
 
 
 def main() -> int:
