@@ -36,8 +36,7 @@ def extract(binary, model, paths, url=None):
     return [json.loads(line) for line in out.splitlines()]
 
 
-def example_failures(binary, model):
-    expected = json.loads((ROOT / "data/examples/expected.json").read_text())["pages"]
+def example_failures(binary, model, expected):
     paths = [str(ROOT / "data/examples" / f"{name}.html") for name in expected]
     failures = []
     for (name, case), line in zip(expected.items(), extract(binary, model, paths)):
@@ -47,10 +46,7 @@ def example_failures(binary, model):
     return failures
 
 
-def site_page_failures(binary, model, tmp):
-    url, html = site_pages(2)[1]
-    page = Path(tmp) / "site-page.html"
-    page.write_text(html)
+def site_page_failures(binary, model, page, url):
     failures = []
     for given in (url, None):
         text = extract(binary, model, [str(page)], given)[0].get("text", "")
@@ -87,9 +83,15 @@ def main():
                 args = [a.bin, "-j", a.jobs, "train", "--data", a.data, "--seed", seed, "--out", model]
                 subprocess.run(args + a.train_args.split(), check=True, capture_output=True)
                 models.append(model)
+        # Read and written once for all the models.
+        expected = json.loads((ROOT / "data/examples/expected.json").read_text())["pages"]
+        url, html = site_pages(2)[1]
+        page = Path(tmp) / "site-page.html"
+        page.write_text(html)
         passing = 0
         for model in models:
-            failures = example_failures(a.bin, model) + site_page_failures(a.bin, model, tmp)
+            failures = example_failures(a.bin, model, expected)
+            failures += site_page_failures(a.bin, model, page, url)
             passing += not failures
             print(f"{model}: {'pass' if not failures else '; '.join(failures)}")
         print(f"{passing} of {len(models)} models pass every probe")

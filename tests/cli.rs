@@ -108,13 +108,12 @@ fn the_bundled_examples_keep_titles_item_names_and_prices() {
     let pages = examples();
     let out = bin().arg("extract").args(&pages).output().unwrap();
     assert!(out.status.success());
-    let text_of = |name: &str| -> String {
-        let v = lines(&out.stdout);
+    let v = lines(&out.stdout);
+    let text_of = |name: &str| -> &str {
         let line = v
             .iter()
-            .find(|l| l["path"].as_str().unwrap().contains(name))
-            .unwrap();
-        line["text"].as_str().unwrap().to_string()
+            .find(|l| l["path"].as_str().unwrap().contains(name));
+        line.unwrap()["text"].as_str().unwrap()
     };
     // The expectations live beside the pages, so that bench/stability.py reads the same ones.
     let expected: serde_json::Value = serde_json::from_str(
@@ -126,19 +125,22 @@ fn the_bundled_examples_keep_titles_item_names_and_prices() {
     .unwrap();
     let cases = expected["pages"].as_object().unwrap();
     assert_eq!(cases.len(), pages.len(), "one entry per bundled page");
-    let strings = |v: &serde_json::Value| -> Vec<String> {
-        let list = v.as_array().unwrap().iter();
-        list.map(|s| s.as_str().unwrap().to_string()).collect()
-    };
+    fn strings(v: &serde_json::Value) -> Vec<&str> {
+        v.as_array()
+            .unwrap()
+            .iter()
+            .map(|s| s.as_str().unwrap())
+            .collect()
+    }
     for (name, case) in cases {
         let text = text_of(name);
         let (kept, dropped) = (strings(&case["kept"]), strings(&case["dropped"]));
         assert!(!kept.is_empty() && !dropped.is_empty());
-        for k in &kept {
-            assert!(text.contains(k.as_str()), "{name} lost {k:?}:\n{text}");
+        for k in kept {
+            assert!(text.contains(k), "{name} lost {k:?}:\n{text}");
         }
-        for d in &dropped {
-            assert!(!text.contains(d.as_str()), "{name} kept {d:?}:\n{text}");
+        for d in dropped {
+            assert!(!text.contains(d), "{name} kept {d:?}:\n{text}");
         }
     }
 }
