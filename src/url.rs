@@ -170,9 +170,88 @@ pub fn names_thread(url: &str) -> bool {
     false
 }
 
+/// What a page's URL path says about the page, for the model's URL columns.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct PathShape {
+    /// Non-empty path segments.
+    pub depth: u32,
+    /// Runs of ASCII letters in the wordiest segment (its extension not counted).
+    pub slug_words: u32,
+    /// Whether the path holds a date: a year segment (1990–2099) followed by a month segment
+    /// (1–12), or a segment starting `YYYY-MM-DD` or `YYYYMMDD` with a plausible month and day.
+    pub dated: bool,
+}
+
+/// The [`PathShape`] of an absolute `http(s)` URL, `None` for anything else. The query and
+/// fragment are not read.
+///
+/// Complexity: O(len), no allocation.
+pub fn path_shape(url: &str) -> Option<PathShape> {
+    let (scheme, rest) = url.trim().split_once("://")?;
+    if !(scheme.eq_ignore_ascii_case("http") || scheme.eq_ignore_ascii_case("https")) {
+        return None;
+    }
+    let rest = rest.split(['?', '#']).next().unwrap_or("");
+    let year = |s: &str| s.len() == 4 && s.parse::<u32>().is_ok_and(|y| (1990..2100).contains(&y));
+    let month = |s: &str| s.len() <= 2 && s.parse::<u32>().is_ok_and(|m| (1..=12).contains(&m));
+    let day = |s: &str| s.parse::<u32>().is_ok_and(|d| (1..=31).contains(&d));
+    let ymd = |s: &str| {
+        let b = s.as_bytes();
+        let digits =
+            |r: std::ops::Range<usize>| b.get(r).is_some_and(|d| d.iter().all(u8::is_ascii_digit));
+        (b.len() >= 10
+            && digits(0..4)
+            && b[4] == b'-'
+            && digits(5..7)
+            && b[7] == b'-'
+            && digits(8..10)
+            && year(&s[0..4])
+            && month(&s[5..7])
+            && day(&s[8..10]))
+            || (b.len() >= 8
+                && digits(0..8)
+                && !digits(8..9)
+                && year(&s[0..4])
+                && month(&s[4..6])
+                && day(&s[6..8]))
+    };
+    let mut shape = PathShape::default();
+    let mut prev_year = false;
+    for seg in rest.split('/').skip(1).filter(|s| !s.is_empty()) {
+        shape.depth += 1;
+        shape.dated |= prev_year && month(seg) || ymd(seg);
+        prev_year = year(seg);
+        let stem = seg.rsplit_once('.').map_or(seg, |(stem, _)| stem);
+        let words = stem
+            .split(|c: char| !c.is_ascii_alphabetic())
+            .filter(|w| !w.is_empty())
+            .count() as u32;
+        shape.slug_words = shape.slug_words.max(words);
+    }
+    Some(shape)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn path_shapes() {
+        let shape = |u| path_shape(u).unwrap();
+        let a = shape("https://example.com/2025/09/04/top-nutrition-trends-for-fall/?x=1");
+        assert_eq!((a.depth, a.slug_words, a.dated), (4, 5, true));
+        let b = shape("https://shop.example.com/collections/mens-shoes");
+        assert_eq!((b.depth, b.slug_words, b.dated), (2, 2, false));
+        assert_eq!(shape("https://example.com/"), PathShape::default());
+        assert!(shape("http://x.org/news/2017-03-27-reef-dies.html").dated);
+        assert!(shape("http://x.org/a/20170327/story.html").dated);
+        assert!(!shape("http://x.org/a/20171327/story.html").dated);
+        assert!(!shape("http://x.org/product/2024/13/x").dated);
+        assert!(!shape("http://x.org/sku/123456789").dated);
+        assert_eq!(shape("http://x.org/article3322353.ece").slug_words, 1);
+        assert_eq!(path_shape("/relative/path"), None);
+        assert_eq!(path_shape("mailto:a@b.c"), None);
+    }
 
     #[test]
     fn thread_urls_by_engine_convention() {

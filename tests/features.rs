@@ -231,8 +231,16 @@ fn every_page_of_l3s_and_sites() {
             assert_eq!(pf.matrix.len(), p.dom.len());
             for i in 0..p.dom.len() {
                 for (k, v) in pf.matrix.row(i).iter().enumerate() {
-                    // Every feature is at least 0 but the title heading's, −1 without one.
-                    let low = match k == f::TITLE_HEADING_RELATION {
+                    // Every feature is at least 0 but the title heading's and the URL's, −1
+                    // without one.
+                    let minus_one = [
+                        f::TITLE_HEADING_RELATION,
+                        f::PAGE_URL_THREAD,
+                        f::PAGE_URL_DATED,
+                        f::PAGE_URL_SLUG_WORDS,
+                        f::PAGE_URL_DEPTH,
+                    ];
+                    let low = match minus_one.contains(&k) {
                         true => -1.0,
                         false => 0.0,
                     };

@@ -247,7 +247,8 @@ fn a_stacked_model_scores_from_the_first_stage_around_the_node() {
     let pf = features::compute(&p.dom, None, &FeatureOptions::default());
     let (_, scored) = scored_mask(&p.dom, &pf, DEFAULT_MIN_AREA);
     let tree = Tree::from_scored(&p.dom, &pf, &scored);
-    let first = Model::embedded().score_page(&pf, &scored, &tree);
+    // The stump reads the first stage's score of the parent, not the embedded model's final one.
+    let first = Model::embedded().score_all(&pf.matrix, &scored);
     let second = m.score_page(&pf, &scored, &tree);
     let mut seen = 0;
     for i in 0..p.dom.len() {

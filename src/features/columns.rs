@@ -134,4 +134,8 @@ columns! {
     PAGE_DECLARES_PRODUCT = "page_declares_product": "Markup: 1 when the page declares a product (schema.org Product, ProductGroup; `og:type` product), else 0 (the same on every node).",
     PAGE_DECLARES_DISCUSSION = "page_declares_discussion": "Markup: 1 when the page declares itself a discussion (schema.org DiscussionForumPosting, QAPage), else 0 (the same on every node).",
     PAGE_DECLARES_LIST = "page_declares_list": "Markup: 1 when the page declares a list of things (schema.org ItemList, CollectionPage, SearchResultsPage, OfferCatalog), else 0 (the same on every node).",
+    PAGE_URL_THREAD = "page_url_thread": "URL: 1 when the page's URL names a forum thread by its engine's path convention (`url::names_thread`), 0 when it does not, −1 without a URL (the same on every node).",
+    PAGE_URL_DATED = "page_url_dated": "URL: 1 when the URL's path holds a publication date (`/2024/01/12/`, `/2024/01/`, `2024-01-12`, `20240112`: `url::path_shape`), 0 when not, −1 without a URL (the same on every node).",
+    PAGE_URL_SLUG_WORDS = "page_url_slug_words": "URL: words of the path's wordiest segment (runs of letters; an article's slug has many, a category or product code few), −1 without a URL (the same on every node).",
+    PAGE_URL_DEPTH = "page_url_depth": "URL: non-empty segments of the URL's path (0 for the site's home page), −1 without a URL (the same on every node).",
 }

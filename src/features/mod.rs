@@ -202,6 +202,16 @@ pub fn compute_with_layout(
     let (share, content_words) = blocks::content_share_and_words(dom, &blocks, &block_content);
     let title = TitleWords::new(dom.title().unwrap_or(""));
     let site = url.and_then(url::site_of);
+    // The URL columns: −1 each without a URL (a page read from a file).
+    let url_columns = match url.and_then(url::path_shape) {
+        Some(shape) => [
+            f32::from(u8::from(url.is_some_and(url::names_thread))),
+            f32::from(u8::from(shape.dated)),
+            shape.slug_words as f32,
+            shape.depth as f32,
+        ],
+        None => [-1.0; 4],
+    };
     let counts = count(dom, &visible, &title, site.as_deref());
     let subtree_bytes = dom.subtree_bytes();
 
@@ -396,6 +406,10 @@ pub fn compute_with_layout(
         for (col, bit) in DECLARED_COLUMNS {
             row[col] = f32::from(u8::from(declared & bit != 0));
         }
+        row[f::PAGE_URL_THREAD] = url_columns[0];
+        row[f::PAGE_URL_DATED] = url_columns[1];
+        row[f::PAGE_URL_SLUG_WORDS] = url_columns[2];
+        row[f::PAGE_URL_DEPTH] = url_columns[3];
     }
     PageFeatures {
         visible,

@@ -47,9 +47,9 @@ pub struct BoostParams {
 impl Default for BoostParams {
     fn default() -> Self {
         BoostParams {
-            trees: 100,
-            depth: 6,
-            learning_rate: 0.15,
+            trees: 120,
+            depth: 5,
+            learning_rate: 0.125,
             lambda: 1.0,
             min_child_hessian: 1.0,
             subsample: 0.5,

@@ -518,6 +518,26 @@ fn page_samples(
     let Some(body) = dom.body() else {
         return (Vec::new(), None);
     };
+    // URL dropout: a third of the pages with a URL train as if read without one, so that the
+    // URL columns' "no URL" value means unknown, not the few sets that lack URLs.
+    let url_dropped = page.url.as_deref().is_some_and(|u| {
+        use std::hash::Hasher;
+        let mut h = twox_hash::XxHash64::with_seed(0);
+        h.write(u.as_bytes());
+        h.finish().is_multiple_of(3)
+    });
+    let unurl = |row: &mut [f32]| {
+        if url_dropped {
+            for c in [
+                features::f::PAGE_URL_THREAD,
+                features::f::PAGE_URL_DATED,
+                features::f::PAGE_URL_SLUG_WORDS,
+                features::f::PAGE_URL_DEPTH,
+            ] {
+                row[c] = -1.0;
+            }
+        }
+    };
     let (_, scored) = crate::segment::scored_mask(dom, &pf, DEFAULT_MIN_AREA);
     let tree = crate::model::stack::Tree::from_scored(dom, &pf, &scored);
     let mut compact = vec![u32::MAX; dom.len()];
@@ -554,9 +574,11 @@ fn page_samples(
                 sitelevel_target(pf.counts[i].words, template[i], labels[i])
             });
             let share = alignment.as_ref().and_then(|a| a.share(i));
+            let mut x = row.to_vec();
+            unurl(&mut x);
             Sample {
                 area: pf.layout.rects[i].area(),
-                x: row.to_vec(),
+                x,
                 sitelevel: site.map(|s| s.0),
                 gold: share.map(gold_template),
                 sitelevel_share: site.map(|s| s.1),
@@ -566,11 +588,12 @@ fn page_samples(
         })
         .collect();
     let tree = keep_tree.then(|| {
-        let data: Vec<f32> = tree
+        let mut data: Vec<f32> = tree
             .nodes
             .iter()
             .flat_map(|&i| pf.matrix.row(i as usize).iter().copied())
             .collect();
+        data.chunks_mut(features::COUNT).for_each(unurl);
         PageTree {
             rows: features::FeatureMatrix::from_data(data),
             tree,

@@ -41,7 +41,7 @@ pub struct Args {
     /// A folder holding one folder of pages per site (instead of --manifest or PAGE...).
     #[arg(long, value_name = "DIR", conflicts_with = "input_list")]
     site_dir: Option<PathBuf>,
-    /// The pages' URL (for the intra-site link feature), for PAGE... and listed pages without
+    /// The pages' URL (for the intra-site link feature and the URL's shape), for PAGE... and listed pages without
     /// their own.
     #[arg(long)]
     url: Option<String>,

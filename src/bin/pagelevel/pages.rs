@@ -33,7 +33,7 @@ pub struct PageInputs {
     pub pages: Vec<PathBuf>,
     #[command(flatten)]
     pub list: InputList,
-    /// The pages' URL (for the intra-site link feature; WARC records use their target URI, and
+    /// The pages' URL (for the intra-site link feature and the URL's shape; WARC records use their target URI, and
     /// an input list's URLs come first).
     #[arg(long)]
     pub url: Option<String>,

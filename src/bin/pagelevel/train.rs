@@ -47,9 +47,9 @@ pub struct Args {
     /// Classifier: lr (the paper's per-area-bucket logistic regressions) or boost (gradient-boosted trees).
     #[arg(long, value_enum, default_value_t = Classifier::Boost)]
     classifier: Classifier,
-    /// Boosting: number of trees (of the first stage when --stages is 2; 50 + 50 costs what
-    /// one stage of 100 does).
-    #[arg(long, default_value_t = 50)]
+    /// Boosting: number of trees (of the first stage when --stages is 2; 60 + 60 costs what
+    /// one stage of 120 does).
+    #[arg(long, default_value_t = 60)]
     trees: usize,
     /// Boosting: depth of every tree.
     #[arg(long, default_value_t = BoostParams::default().depth)]
@@ -71,7 +71,7 @@ pub struct Args {
     #[arg(long, value_parser = clap::value_parser!(u8).range(1..=2))]
     stages: Option<u8>,
     /// Boosting, second stage: number of trees.
-    #[arg(long, default_value_t = 50)]
+    #[arg(long, default_value_t = 60)]
     stage2_trees: usize,
     /// Boosting, second stage: depth of every tree.
     #[arg(long, default_value_t = BoostParams::default().depth)]

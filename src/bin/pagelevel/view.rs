@@ -17,7 +17,7 @@ pub struct Args {
     /// Where to write the view (an inert HTML file: no script, no navigation, no loads).
     #[arg(short = 'o', long = "output")]
     output: PathBuf,
-    /// The page's URL (for the intra-site link feature).
+    /// The page's URL (for the intra-site link feature and the URL's shape: thread, date, slug, depth).
     #[arg(long)]
     url: Option<String>,
     /// Also draw each segment's estimated box (what the classifier saw) as a dashed layer.
