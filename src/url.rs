@@ -149,15 +149,9 @@ const THREAD_SCRIPTS: [&str; 3] = ["showthread", "viewtopic", "showtopic"];
 ///
 /// Complexity: O(len), no allocation.
 pub fn names_thread(url: &str) -> bool {
-    let Some((scheme, rest)) = url.trim().split_once("://") else {
+    let Some(mut segments) = path_segments(url) else {
         return false;
     };
-    if !(scheme.eq_ignore_ascii_case("http") || scheme.eq_ignore_ascii_case("https")) {
-        return false;
-    }
-    let rest = rest.split(['?', '#']).next().unwrap_or("");
-    // The authority is the first segment: never a thread segment.
-    let mut segments = rest.split('/').skip(1).filter(|s| !s.is_empty());
     while let Some(seg) = segments.next() {
         let starts = |p: &str| seg.len() >= p.len() && seg[..p.len()].eq_ignore_ascii_case(p);
         if THREAD_SCRIPTS.iter().any(|p| starts(p)) {
@@ -168,6 +162,18 @@ pub fn names_thread(url: &str) -> bool {
         }
     }
     false
+}
+
+/// The non-empty path segments of an absolute `http(s)` URL (the authority, query and fragment
+/// left out), `None` for anything else. O(len), no allocation.
+fn path_segments(url: &str) -> Option<impl Iterator<Item = &str>> {
+    let (scheme, rest) = url.trim().split_once("://")?;
+    if !(scheme.eq_ignore_ascii_case("http") || scheme.eq_ignore_ascii_case("https")) {
+        return None;
+    }
+    let rest = rest.split(['?', '#']).next().unwrap_or("");
+    // The authority is the first segment.
+    Some(rest.split('/').skip(1).filter(|s| !s.is_empty()))
 }
 
 /// What a page's URL path says about the page, for the model's URL columns.
@@ -187,11 +193,7 @@ pub struct PathShape {
 ///
 /// Complexity: O(len), no allocation.
 pub fn path_shape(url: &str) -> Option<PathShape> {
-    let (scheme, rest) = url.trim().split_once("://")?;
-    if !(scheme.eq_ignore_ascii_case("http") || scheme.eq_ignore_ascii_case("https")) {
-        return None;
-    }
-    let rest = rest.split(['?', '#']).next().unwrap_or("");
+    let segments = path_segments(url)?;
     let year = |s: &str| s.len() == 4 && s.parse::<u32>().is_ok_and(|y| (1990..2100).contains(&y));
     let month = |s: &str| s.len() <= 2 && s.parse::<u32>().is_ok_and(|m| (1..=12).contains(&m));
     let day = |s: &str| s.parse::<u32>().is_ok_and(|d| (1..=31).contains(&d));
@@ -217,7 +219,7 @@ pub fn path_shape(url: &str) -> Option<PathShape> {
     };
     let mut shape = PathShape::default();
     let mut prev_year = false;
-    for seg in rest.split('/').skip(1).filter(|s| !s.is_empty()) {
+    for seg in segments {
         shape.depth += 1;
         shape.dated |= prev_year && month(seg) || ymd(seg);
         prev_year = year(seg);

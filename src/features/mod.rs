@@ -87,6 +87,15 @@ const DECLARED_COLUMNS: [(usize, u8); 4] = [
     (f::PAGE_DECLARES_LIST, names::declared::LIST),
 ];
 
+/// The columns read from the page's URL, in [`url::PathShape`]'s order below (thread, dated,
+/// slug words, depth); each −1 without a URL.
+pub const URL_COLUMNS: [usize; 4] = [
+    f::PAGE_URL_THREAD,
+    f::PAGE_URL_DATED,
+    f::PAGE_URL_SLUG_WORDS,
+    f::PAGE_URL_DEPTH,
+];
+
 /// Settings of the feature stage.
 #[derive(Debug, Clone, Default)]
 pub struct FeatureOptions {
@@ -406,10 +415,9 @@ pub fn compute_with_layout(
         for (col, bit) in DECLARED_COLUMNS {
             row[col] = f32::from(u8::from(declared & bit != 0));
         }
-        row[f::PAGE_URL_THREAD] = url_columns[0];
-        row[f::PAGE_URL_DATED] = url_columns[1];
-        row[f::PAGE_URL_SLUG_WORDS] = url_columns[2];
-        row[f::PAGE_URL_DEPTH] = url_columns[3];
+        for (col, v) in URL_COLUMNS.into_iter().zip(url_columns) {
+            row[col] = v;
+        }
     }
     PageFeatures {
         visible,

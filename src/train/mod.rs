@@ -528,12 +528,7 @@ fn page_samples(
     });
     let unurl = |row: &mut [f32]| {
         if url_dropped {
-            for c in [
-                features::f::PAGE_URL_THREAD,
-                features::f::PAGE_URL_DATED,
-                features::f::PAGE_URL_SLUG_WORDS,
-                features::f::PAGE_URL_DEPTH,
-            ] {
+            for c in features::URL_COLUMNS {
                 row[c] = -1.0;
             }
         }
