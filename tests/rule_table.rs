@@ -396,22 +396,6 @@ fn rows() -> Vec<Row> {
                 ("After the two copies.", 1, 1),
             ],
         ),
-        // Everything judged template: the least template-like text (y = 0.6) that is not
-        // chrome is kept, not the text at 0.9, nor the link at 0.6 (a link is chrome).
-        row(
-            Rule::LowestFallback,
-            "<body aria-judged=0.9><nav><a href=/a>Home page</a></nav><p>Cookie notice here</p>\
-             <div aria-judged=0.6><p>Story the model doubted</p><a href=/more>Read more</a></div>\
-             </body>"
-                .to_owned(),
-            (true, false),
-            &[
-                ("Story the model doubted", 0, 1),
-                ("Cookie notice here", 0, 0),
-                ("Home page", 0, 0),
-                ("Read more", 0, 0),
-            ],
-        ),
         // Everything judged template: boilerpipe's content block (a long paragraph without
         // links) is kept, the link list is not.
         row(
@@ -427,6 +411,22 @@ fn rows() -> Vec<Row> {
                 ("The harbour reopened on Monday", 0, 1),
                 ("b59", 0, 1),
                 ("Weather", 0, 0),
+            ],
+        ),
+        // Everything judged template: the least template-like text (y = 0.6) that is not
+        // chrome is kept, not the text at 0.9, nor the link at 0.6 (a link is chrome).
+        row(
+            Rule::LowestFallback,
+            "<body aria-judged=0.9><nav><a href=/a>Home page</a></nav><p>Cookie notice here</p>\
+             <div aria-judged=0.6><p>Story the model doubted</p><a href=/more>Read more</a></div>\
+             </body>"
+                .to_owned(),
+            (true, false),
+            &[
+                ("Story the model doubted", 0, 1),
+                ("Cookie notice here", 0, 0),
+                ("Home page", 0, 0),
+                ("Read more", 0, 0),
             ],
         ),
     ]
@@ -491,4 +491,31 @@ fn the_table_has_one_row_per_rule() {
         assert!(table.contains(&rule), "{rule} has no row");
     }
     assert_eq!(table.len(), Rule::ALL.len());
+}
+
+#[test]
+fn the_content_blocks_come_before_the_lowest_text() {
+    // A thread the model wholly doubted: two posts, each a content block (long, no links),
+    // judged 0.7 and 0.9. The lowest text alone is the first post; the blocks are both.
+    let html = format!(
+        "<body aria-judged=1><nav><a href=/a>Home</a> <a href=/b>Forums</a></nav>\
+         <div aria-judged=0.7><p>First post: {}.</p></div>\
+         <div aria-judged=0.9><p>Second post: {}.</p></div></body>",
+        words("a", 40),
+        words("b", 40)
+    );
+    let lowest = main_text(&html, RuleSet::NONE.with(Rule::LowestFallback), None, None);
+    assert!(
+        lowest.contains("First post") && !lowest.contains("Second post"),
+        "{lowest}"
+    );
+    let both = RuleSet::NONE
+        .with(Rule::LowestFallback)
+        .with(Rule::BlocksFallback);
+    let text = main_text(&html, both, None, None);
+    assert!(
+        text.contains("First post: a0") && text.contains("b39."),
+        "{text}"
+    );
+    assert!(!text.contains("Forums"), "{text}");
 }

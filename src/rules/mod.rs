@@ -25,8 +25,8 @@
 //! | 13 | `before-main` | what precedes the page's main start and its title heading leaves ([`bypass::drop_bypassed`]) |
 //! | 14 | `only-chrome` | a page whose few kept words all lie in its chrome landmarks has no main content ([`comments::only_chrome`]) |
 //! | 15 | `repeats` | the second copy of a repeated passage leaves ([`crate::features::repeats::drop_repeats`]) |
-//! | 16 | `lowest-fallback` | when nothing is kept, the least template-like text that is not chrome is |
-//! | 17 | `blocks-fallback` | when that is nothing too, boilerpipe's content blocks are |
+//! | 16 | `blocks-fallback` | when nothing is kept, boilerpipe's content blocks outside the chrome are |
+//! | 17 | `lowest-fallback` | when that is nothing too, the least template-like text that is not chrome is |
 //!
 //! Rules 7–12 each drop their regions only when the page keeps at least
 //! [`RuleOptions::min_article_words`] words outside them: the regions then belong to an
@@ -130,29 +130,32 @@ pub fn main_keep(
     {
         return keep;
     }
-    if on(Rule::LowestFallback) {
-        let lowest = (0..dom.len())
-            .filter(|&i| {
-                dom.node(i).kind == Kind::Text
-                    && f.visible[i]
-                    && !y[i].is_nan()
-                    && f.counts[i].words > 0
-            })
-            .map(|i| y[i])
-            .fold(f32::INFINITY, f32::min);
-        if lowest.is_finite() {
-            // Chrome is never the main content: a page of only chrome has none (JS shells).
-            let chrome = page_chrome(dom, &f.groups_in);
-            return kept(dom, f, rules, opts, |i| y[i] <= lowest && !chrome[i]);
+    // Chrome is never the main content: a page of only chrome has none (JS shells).
+    let chrome = page_chrome(dom, &f.groups_in);
+    // Content blocks first: a page the model wholly doubted (a forum thread) has its content
+    // in many blocks, not in its one least doubted segment.
+    if on(Rule::BlocksFallback) {
+        let blocks = kept(dom, f, rules, opts, |i| {
+            let b = f.blocks.block_of[i];
+            b != NONE && f.block_content[b as usize] && !chrome[i]
+        });
+        if !on(Rule::LowestFallback) || has_kept_words(dom, &f.visible, &blocks) {
+            return blocks;
         }
     }
-    if !on(Rule::BlocksFallback) {
+    let lowest = (0..dom.len())
+        .filter(|&i| {
+            dom.node(i).kind == Kind::Text
+                && f.visible[i]
+                && !y[i].is_nan()
+                && f.counts[i].words > 0
+        })
+        .map(|i| y[i])
+        .fold(f32::INFINITY, f32::min);
+    if !lowest.is_finite() {
         return keep;
     }
-    kept(dom, f, rules, opts, |i| {
-        let b = f.blocks.block_of[i];
-        b != NONE && f.block_content[b as usize]
-    })
+    kept(dom, f, rules, opts, |i| y[i] <= lowest && !chrome[i])
 }
 
 /// The keep flags of the text nodes for which `keep` holds, every element kept, less the second

@@ -35,10 +35,10 @@ pub enum Rule {
     OnlyChrome,
     /// The second copy of a repeated passage leaves.
     Repeats,
-    /// With nothing kept, the least template-like text that is not chrome is kept.
-    LowestFallback,
-    /// With still nothing, boilerpipe's content blocks are kept.
+    /// With nothing kept, boilerpipe's content blocks outside the chrome are kept.
     BlocksFallback,
+    /// With still nothing, the least template-like text that is not chrome is kept.
+    LowestFallback,
 }
 
 impl Rule {
@@ -59,8 +59,8 @@ impl Rule {
         Rule::BeforeMain,
         Rule::OnlyChrome,
         Rule::Repeats,
-        Rule::LowestFallback,
         Rule::BlocksFallback,
+        Rule::LowestFallback,
     ];
 
     /// The rule's name (`--without-rule NAME`, Python's `without_rules=`).
@@ -81,8 +81,8 @@ impl Rule {
             Rule::BeforeMain => "before-main",
             Rule::OnlyChrome => "only-chrome",
             Rule::Repeats => "repeats",
-            Rule::LowestFallback => "lowest-fallback",
             Rule::BlocksFallback => "blocks-fallback",
+            Rule::LowestFallback => "lowest-fallback",
         }
     }
 
@@ -122,10 +122,12 @@ impl Rule {
                 "a page whose few kept words all lie in its chrome landmarks has no main content"
             }
             Rule::Repeats => "the second copy of a repeated passage leaves",
-            Rule::LowestFallback => {
-                "when nothing is kept, the least template-like text that is not chrome is kept"
+            Rule::BlocksFallback => {
+                "when nothing is kept, boilerpipe's content blocks outside the chrome are kept"
             }
-            Rule::BlocksFallback => "when that is nothing too, boilerpipe's content blocks are kept",
+            Rule::LowestFallback => {
+                "when that is nothing too, the least template-like text that is not chrome is kept"
+            }
         }
     }
 
