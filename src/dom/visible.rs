@@ -8,12 +8,13 @@ use super::tree::{Dom, Kind};
 /// `visible[i]` is false when node `i` renders nothing: it is or lies inside script, style,
 /// head, template and the other never-rendered elements ([`Tag::is_invisible`]) or MathML's
 /// `<math>` (its tokens linearise into symbol soup, not words), or an element
-/// with the `hidden` attribute, `aria-hidden="true"`, or an inline `display:none` /
-/// `visibility:hidden`, a `<dialog>` without `open`, a `popover`, or a modal
-/// (`aria-modal="true"`): the browser's first render shows none until a script opens it. Tab
-/// panels (`role=tabpanel`) are shown however they are hidden: the tabs not selected are one
-/// click away and belong to the page's content (documentation's code samples per language); so
-/// are the collapsed panels of accordions and other disclosure controls (`disclosure_panels`).
+/// with the `hidden` attribute, `aria-hidden="true"`, an inline `display:none` /
+/// `visibility:hidden`, a CSS framework's hide class ([`class_hides`]: `hide`, `d-none`…),
+/// a `<dialog>` without `open`, a `popover`, or a modal (`aria-modal="true"`): the browser's
+/// first render shows none until a script opens it. Tab panels (`role=tabpanel`) are shown
+/// however they are hidden: the tabs not selected are one click away and belong to the page's content (documentation's code samples per language); so
+/// are the collapsed panels of accordions and other disclosure controls, and the segments React's
+/// streaming renderer sends hidden for a script to move into place (`disclosure_panels`).
 /// Comments and doctypes are never visible.
 ///
 /// `<noscript>` content is hidden, as for a reader with JavaScript, unless the rest of the
@@ -23,7 +24,8 @@ use super::tree::{Dom, Kind};
 /// content, and stays hidden.
 ///
 /// An element hidden by an attribute that holds most of the page's words is shown anyway
-/// ([`REVEAL_SHARE`]): a script reveals it a moment after the first render.
+/// ([`REVEAL_SHARE`]): a script reveals it a moment after the first render. The same holds
+/// within the main landmark when it shows almost none of its own words (`reveal_in_main`).
 ///
 /// # Complexity
 /// O(n + attributes) plus a word count of the page's text; one more pass when a fallback
@@ -32,6 +34,8 @@ pub fn visibility(dom: &Dom) -> Vec<bool> {
     let panels = disclosure_panels(dom);
     let mut vis = visibility_with(dom, false, &panels);
     if let Some(revealed) = reveal_bulk(dom, &vis, &panels) {
+        vis = revealed;
+    } else if let Some(revealed) = reveal_in_main(dom, &vis, &panels) {
         vis = revealed;
     }
     // Counting stops at the threshold: most pages pass it within their first few texts.
@@ -138,19 +142,111 @@ fn reveal_bulk(dom: &Dom, vis: &[bool], panels: &[bool]) -> Option<Vec<bool>> {
         .then(|| visibility_with(dom, false, &reveal))
 }
 
+/// The visibility with the bulk of the main landmark revealed, when an attribute hides it.
+///
+/// [`reveal_bulk`]'s test, scoped to the page's first visible `<main>` or `role=main` element:
+/// when it shows at most [`REVEAL_VISIBLE_SHARE`] of its renderable words, an element inside it
+/// that hides more than [`REVEAL_SHARE`] of them is shown (not a dialog or modal). Scripts that
+/// gate the content (anti-flicker, password or region lock-downs) hide it inside a page whose
+/// header and menus stay visible, so the page-wide share is not reached. `None` when nothing is
+/// revealed.
+///
+/// # Complexity
+/// O(n) to find the landmark, then O(size of its subtree).
+fn reveal_in_main(dom: &Dom, vis: &[bool], panels: &[bool]) -> Option<Vec<bool>> {
+    let main = (1..dom.len()).find(|&i| vis[i] && is_main_landmark(dom, i))?;
+    let end = dom.node(main).end as usize;
+    let len = end - main;
+    // Local index k is node main + k: renderable text, and words under each node.
+    let mut renderable = vec![true; len];
+    let mut under = vec![0u32; len];
+    let (mut shown, mut hidden) = (0u64, 0u64);
+    for k in 1..len {
+        let i = main + k;
+        let node = dom.node(i);
+        let p = node.parent as usize - main;
+        renderable[k] = renderable[p]
+            && match node.kind {
+                Kind::Element => !renders_no_text(node.tag, node.foreign),
+                Kind::Text => true,
+                _ => false,
+            };
+        if node.kind == Kind::Text && renderable[k] {
+            let w = crate::text::count_words(dom.text(i)) as u32;
+            under[k] = w;
+            if vis[i] {
+                shown += u64::from(w);
+            } else {
+                hidden += u64::from(w);
+            }
+        }
+    }
+    if shown as f64 * (1.0 - REVEAL_VISIBLE_SHARE) > REVEAL_VISIBLE_SHARE * hidden as f64 {
+        return None;
+    }
+    for k in (1..len).rev() {
+        let p = dom.node(main + k).parent as usize - main;
+        under[p] += under[k];
+    }
+    let total = f64::from(under[0]);
+    let mut reveal = if panels.is_empty() {
+        vec![false; dom.len()]
+    } else {
+        panels.to_vec()
+    };
+    let mut any = false;
+    for k in 1..len {
+        let i = main + k;
+        if renderable[k]
+            && !vis[i]
+            && dom.node(i).kind == Kind::Element
+            && f64::from(under[k]) > REVEAL_SHARE * total
+            && !is_overlay(dom, i)
+        {
+            reveal[i] = true;
+            any = true;
+        }
+    }
+    any.then(|| visibility_with(dom, false, &reveal))
+}
+
+/// Whether element `i` is a main landmark: `<main>` or `role="main"`.
+fn is_main_landmark(dom: &Dom, i: usize) -> bool {
+    let node = dom.node(i);
+    node.kind == Kind::Element
+        && !node.foreign
+        && (node.tag == Tag::MAIN
+            || dom
+                .attr(i, "role")
+                .is_some_and(|r| r.trim().eq_ignore_ascii_case("main")))
+}
+
 /// Per node, whether it is a disclosure panel or the wrapper just around one: an element whose
 /// `id` a control with `aria-expanded` names in `aria-controls` (accordions, "more details"
 /// sections), or the parent of one (frameworks hide a wrapper around the panel). Like a tab
 /// panel, a collapsed panel is one click away and holds what the page says (a product's
 /// description and specifications), so it is shown however it is hidden; dialogs and modals
-/// stay hidden. Empty when the page has no such control (most pages).
+/// stay hidden.
+///
+/// Also marked: React's streamed segments. A server-rendered React page (React 18's streaming
+/// renderer, as in Next.js) sends each part that was not ready at first as
+/// `<div hidden id="S:…">` at the end of the body, with a `<template id="B:…">` or
+/// `<template id="P:…">` placeholder where it belongs; an inline script moves it there at once.
+/// So when the page has such a placeholder, a hidden `S:` element is shown (in place: the
+/// order of the page's text is not restored). Empty when the page has neither (most pages).
 ///
 /// # Complexity
 /// O(n + attributes), plus a hash set of the controlled ids when there are any.
 fn disclosure_panels(dom: &Dom) -> Vec<bool> {
     let mut ids: std::collections::HashSet<&str> = std::collections::HashSet::new();
+    let mut placeholders = false;
     for i in 1..dom.len() {
-        if dom.node(i).kind != Kind::Element {
+        let node = dom.node(i);
+        if node.kind != Kind::Element {
+            continue;
+        }
+        if node.tag == Tag::TEMPLATE && !node.foreign {
+            placeholders |= dom.attr(i, "id").is_some_and(is_stream_placeholder);
             continue;
         }
         let (mut controls, mut expands) = (None, false);
@@ -165,7 +261,7 @@ fn disclosure_panels(dom: &Dom) -> Vec<bool> {
             ids.extend(c.split_ascii_whitespace());
         }
     }
-    if ids.is_empty() {
+    if ids.is_empty() && !placeholders {
         return Vec::new();
     }
     let dialog_role = |r: &str| {
@@ -178,14 +274,28 @@ fn disclosure_panels(dom: &Dom) -> Vec<bool> {
         if node.kind != Kind::Element || node.foreign {
             continue;
         }
-        let named = dom.attr(i, "id").is_some_and(|v| ids.contains(v.trim()));
-        if named && !is_overlay(dom, i) && !dom.attr(i, "role").is_some_and(dialog_role) {
+        let Some(id) = dom.attr(i, "id") else {
+            continue;
+        };
+        if placeholders && id.starts_with("S:") && dom.attr(i, "hidden").is_some() {
+            panels[i] = true;
+        } else if ids.contains(id.trim())
+            && !is_overlay(dom, i)
+            && !dom.attr(i, "role").is_some_and(dialog_role)
+        {
             panels[i] = true;
             panels[node.parent as usize] = true;
         }
     }
     panels[0] = false;
     panels
+}
+
+/// Whether a `<template>` id is a React streaming placeholder: `B:` (a boundary) or `P:` (a
+/// pending segment) and a hexadecimal or decimal number.
+fn is_stream_placeholder(id: &str) -> bool {
+    let rest = id.strip_prefix("B:").or_else(|| id.strip_prefix("P:"));
+    rest.is_some_and(|r| !r.is_empty() && r.bytes().all(|b| b.is_ascii_alphanumeric()))
 }
 
 /// Whether element `i` is an overlay a script opens, never the page itself: a `<dialog>`, a
@@ -260,10 +370,37 @@ pub(crate) fn hidden_element(dom: &Dom, i: usize, tag: Tag) -> bool {
             "open" => open = true,
             "aria-modal" | "aria-hidden" if !hides => hides = v.trim().eq_ignore_ascii_case("true"),
             "style" if !hides => hides = style_hides(v),
+            "class" if !hides => hides = class_hides(v),
             _ => {}
         }
     }
     hides || (dialog && !open)
+}
+
+/// Whether a class list hides its element by a CSS framework's utility class (Bootstrap's
+/// `d-none`, `hidden`, `hide`, `invisible`; Tailwind's `hidden`, `invisible`; Foundation's
+/// `hide`; Bulma's `is-hidden`, `is-invisible`; UIkit's `uk-hidden`), unless another class
+/// shows it at some screen width (`md:block`, `d-lg-flex`, `visible-md`, `show-for-large`).
+pub(crate) fn class_hides(class: &str) -> bool {
+    let mut hides = false;
+    for c in class.split_ascii_whitespace() {
+        match c {
+            "hidden" | "hide" | "d-none" | "invisible" | "is-hidden" | "is-invisible"
+            | "uk-hidden" => hides = true,
+            _ if c.contains(':')
+                || c.starts_with("d-")
+                || c.starts_with("visible")
+                || c.starts_with("show")
+                || c.starts_with("is-block")
+                || c.starts_with("is-flex")
+                || c.starts_with("is-inline") =>
+            {
+                return false
+            }
+            _ => {}
+        }
+    }
+    hides
 }
 
 /// Whether a `role` value names a tab panel (any spacing and case).
@@ -316,6 +453,24 @@ mod tests {
             .map(|i| dom.text(i))
             .collect();
         assert_eq!(seen.replace(' ', ""), format!("{}g0tg", "a".repeat(60)));
+    }
+
+    #[test]
+    fn framework_hide_classes_hide_unless_a_breakpoint_shows_them() {
+        let long = "a ".repeat(60);
+        let html = format!(
+            "<body><p>{long}</p><dl class='info hide'><dt>sku_thumb:</dt><dd>x1</dd></dl>\
+             <div class=d-none>x2</div><span class='is-hidden'>x3</span><p class=invisible>x4</p>\
+             <div class='hidden md:block'>shown1</div><div class='d-none d-lg-flex'>shown2</div>\
+             <div class=hidden-xs>shown3</div><div class='hider hides'>shown4</div></body>"
+        );
+        assert_eq!(
+            text(&html).replace(&long.trim().to_string(), "L"),
+            "L|shown1|shown2|shown3|shown4"
+        );
+        assert!(class_hides(" hide  "));
+        assert!(!class_hides("hidden sm:flex"));
+        assert!(!class_hides(""));
     }
 
     #[test]
@@ -406,5 +561,47 @@ mod tests {
              <div hidden><div><div id=q>Answer</div></div></div></body>"
         );
         assert!(!text(&deep).contains("Answer"));
+    }
+
+    #[test]
+    fn react_streamed_segments_are_shown() {
+        let words = "word ".repeat(60);
+        // React's streaming renderer: a placeholder template where the content belongs, the
+        // content hidden at the end of the body, a script that moves it.
+        let html = format!(
+            "<body><p>{words}</p><div><template id=\"P:1f\"></template></div>\
+             <div hidden id=\"S:1f\"><p>Product details</p></div>\
+             <script>$RS(\"S:1f\",\"P:1f\")</script><div hidden id=\"other\">Stays</div></body>"
+        );
+        assert!(text(&html).ends_with("|Product details"), "{}", text(&html));
+        // Without a placeholder, an `S:` id is an ordinary id and `hidden` hides it.
+        let plain = format!("<body><p>{words}</p><div hidden id=\"S:1f\">Hidden</div></body>");
+        assert!(!text(&plain).contains("Hidden"));
+        assert!(is_stream_placeholder("B:0") && is_stream_placeholder("P:2e"));
+        assert!(!is_stream_placeholder("B:") && !is_stream_placeholder("P:x-y"));
+    }
+
+    #[test]
+    fn hidden_bulk_of_the_main_landmark_is_revealed() {
+        let menu = "menu ".repeat(300);
+        let story = "story ".repeat(100);
+        // The page shows its menus (300 words against 100 hidden: the page-wide test fails),
+        // but its main landmark shows nothing of its own: the gated content is revealed.
+        let gated = format!(
+            "<body><nav><p>{menu}</p></nav><main><h1>T</h1><div style='display:none'>\
+             <p>{story}</p></div><div hidden>Password form</div></main></body>"
+        );
+        let seen = text(&gated);
+        assert!(
+            seen.contains("story") && !seen.contains("Password"),
+            "{seen}"
+        );
+        // A main landmark that shows most of its words keeps its hidden parts hidden.
+        let open = format!(
+            "<body><nav><p>{menu}</p></nav><div role=main><p>{story}</p>\
+             <div style='display:none'><p>{}</p></div></div></body>",
+            "extra ".repeat(150)
+        );
+        assert!(!text(&open).contains("extra"));
     }
 }
