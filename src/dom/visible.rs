@@ -152,15 +152,16 @@ fn reveal_bulk(dom: &Dom, vis: &[bool], panels: &[bool]) -> Option<Vec<bool>> {
 /// revealed.
 ///
 /// # Complexity
-/// O(n) to find the landmark, then O(size of its subtree).
+/// O(n) to find the landmark, then O(size of its subtree) plus a word count of its hidden text
+/// and of its shown text until that outweighs it.
 fn reveal_in_main(dom: &Dom, vis: &[bool], panels: &[bool]) -> Option<Vec<bool>> {
     let main = (1..dom.len()).find(|&i| vis[i] && is_main_landmark(dom, i))?;
     let end = dom.node(main).end as usize;
     let len = end - main;
-    // Local index k is node main + k: renderable text, and words under each node.
+    // Local index k is node main + k. The hidden words first: most landmarks hide none, and
+    // their shown words are then not counted at all.
     let mut renderable = vec![true; len];
-    let mut under = vec![0u32; len];
-    let (mut shown, mut hidden) = (0u64, 0u64);
+    let mut hidden = 0u64;
     for k in 1..len {
         let i = main + k;
         let node = dom.node(i);
@@ -171,18 +172,31 @@ fn reveal_in_main(dom: &Dom, vis: &[bool], panels: &[bool]) -> Option<Vec<bool>>
                 Kind::Text => true,
                 _ => false,
             };
-        if node.kind == Kind::Text && renderable[k] {
-            let w = crate::text::count_words(dom.text(i)) as u32;
-            under[k] = w;
-            if vis[i] {
-                shown += u64::from(w);
-            } else {
-                hidden += u64::from(w);
+        if node.kind == Kind::Text && renderable[k] && !vis[i] {
+            hidden += crate::text::count_words(dom.text(i)) as u64;
+        }
+    }
+    if hidden == 0 {
+        return None;
+    }
+    // Shown words until they outweigh the share, as in `reveal_bulk`.
+    let mut shown = 0u64;
+    for (k, &r) in renderable.iter().enumerate().skip(1) {
+        let i = main + k;
+        if r && vis[i] && dom.node(i).kind == Kind::Text {
+            shown += crate::text::count_words(dom.text(i)) as u64;
+            if shown as f64 * (1.0 - REVEAL_VISIBLE_SHARE) > REVEAL_VISIBLE_SHARE * hidden as f64 {
+                return None;
             }
         }
     }
-    if shown as f64 * (1.0 - REVEAL_VISIBLE_SHARE) > REVEAL_VISIBLE_SHARE * hidden as f64 {
-        return None;
+    // Words under each node (the rare landmark that shows little).
+    let mut under = vec![0u32; len];
+    for k in 1..len {
+        let i = main + k;
+        if renderable[k] && dom.node(i).kind == Kind::Text {
+            under[k] = crate::text::count_words(dom.text(i)) as u32;
+        }
     }
     for k in (1..len).rev() {
         let p = dom.node(main + k).parent as usize - main;
@@ -382,6 +396,10 @@ pub(crate) fn hidden_element(dom: &Dom, i: usize, tag: Tag) -> bool {
 /// `hide`; Bulma's `is-hidden`, `is-invisible`; UIkit's `uk-hidden`), unless another class
 /// shows it at some screen width (`md:block`, `d-lg-flex`, `visible-md`, `show-for-large`).
 pub(crate) fn class_hides(class: &str) -> bool {
+    // Most class lists name none of them: three substring scans instead of a token walk.
+    if !(class.contains("hid") || class.contains("d-none") || class.contains("invisible")) {
+        return false;
+    }
     let mut hides = false;
     for c in class.split_ascii_whitespace() {
         match c {
