@@ -9,7 +9,7 @@ use super::tree::{Dom, Kind};
 /// head, template and the other never-rendered elements ([`Tag::is_invisible`]) or MathML's
 /// `<math>` (its tokens linearise into symbol soup, not words), or an element
 /// with the `hidden` attribute, `aria-hidden="true"`, an inline `display:none` /
-/// `visibility:hidden`, a CSS framework's hide class ([`class_hides`]: `hide`, `d-none`…),
+/// `visibility:hidden`, a CSS framework's hide class (`class_hides`: `hide`, `d-none`…),
 /// a `<dialog>` without `open`, a `popover`, or a modal (`aria-modal="true"`): the browser's
 /// first render shows none until a script opens it. Tab panels (`role=tabpanel`) are shown
 /// however they are hidden: the tabs not selected are one click away and belong to the page's content (documentation's code samples per language); so
