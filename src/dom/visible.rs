@@ -84,62 +84,7 @@ pub(crate) const REVEAL_VISIBLE_SHARE: f64 = 0.25;
 /// O(n) plus a word count of the hidden text and of the visible text until it outweighs that;
 /// the whole page's text is counted again only when the visible words fall below the share.
 fn reveal_bulk(dom: &Dom, vis: &[bool], panels: &[bool]) -> Option<Vec<bool>> {
-    let n = dom.len();
-    // Text that some attribute could hide but no tag does.
-    let mut renderable = vec![true; n];
-    let mut hidden_words = 0u64;
-    for i in 1..n {
-        let node = dom.node(i);
-        let p = node.parent as usize;
-        renderable[i] = renderable[p]
-            && match node.kind {
-                Kind::Element => !renders_no_text(node.tag, node.foreign),
-                Kind::Text => true,
-                _ => false,
-            };
-        if node.kind == Kind::Text && renderable[i] && !vis[i] {
-            hidden_words += crate::text::count_words(dom.text(i)) as u64;
-        }
-    }
-    // visible > share * (visible + hidden), i.e. 3 * visible > hidden for the share 1/4: most
-    // pages show that within their first texts, so the count stops early.
-    let shown = |visible: u64| {
-        visible as f64 * (1.0 - REVEAL_VISIBLE_SHARE) > REVEAL_VISIBLE_SHARE * hidden_words as f64
-    };
-    let mut visible_words = 0u64;
-    for (i, &v) in vis.iter().enumerate().skip(1) {
-        if v && dom.node(i).kind == Kind::Text {
-            visible_words += crate::text::count_words(dom.text(i)) as u64;
-            if shown(visible_words) {
-                return None;
-            }
-        }
-    }
-    // Words under each node (the rare page whose first render shows little).
-    let mut under = vec![0u32; n];
-    for i in 1..n {
-        if dom.node(i).kind == Kind::Text && renderable[i] {
-            under[i] = crate::text::count_words(dom.text(i)) as u32;
-        }
-    }
-    for i in (1..n).rev() {
-        let p = dom.node(i).parent as usize;
-        under[p] += under[i];
-    }
-    let total = f64::from(under[0]);
-    let reveal: Vec<bool> = (0..n)
-        .map(|i| {
-            renderable[i]
-                && dom.node(i).kind == Kind::Element
-                && (f64::from(under[i]) > REVEAL_SHARE * total && !is_overlay(dom, i)
-                    || panels.get(i) == Some(&true))
-        })
-        .collect();
-    reveal
-        .iter()
-        .zip(vis)
-        .any(|(&r, &v)| r && !v)
-        .then(|| visibility_with(dom, false, &reveal))
+    reveal_within(dom, vis, panels, 0)
 }
 
 /// The visibility with the bulk of the main landmark revealed, when an attribute hides it.
@@ -152,20 +97,30 @@ fn reveal_bulk(dom: &Dom, vis: &[bool], panels: &[bool]) -> Option<Vec<bool>> {
 /// revealed.
 ///
 /// # Complexity
-/// O(n) to find the landmark, then O(size of its subtree) plus a word count of its hidden text
-/// and of its shown text until that outweighs it.
+/// O(n) to find the landmark, then [`reveal_within`]'s cost on its subtree.
 fn reveal_in_main(dom: &Dom, vis: &[bool], panels: &[bool]) -> Option<Vec<bool>> {
     let main = (1..dom.len()).find(|&i| vis[i] && is_main_landmark(dom, i))?;
-    let end = dom.node(main).end as usize;
-    let len = end - main;
-    // Local index k is node main + k. The hidden words first: most landmarks hide none, and
-    // their shown words are then not counted at all.
+    reveal_within(dom, vis, panels, main)
+}
+
+/// The share test of [`reveal_bulk`] on the subtree of `root` (the document for the whole page):
+/// when the subtree shows at most [`REVEAL_VISIBLE_SHARE`] of its renderable words, each element
+/// in it that hides more than [`REVEAL_SHARE`] of them, and is no overlay, is shown.
+///
+/// # Complexity
+/// O(size of the subtree) plus a word count of its hidden text and of its shown text until
+/// that outweighs it; its whole text is counted again only when the shown words fall below the
+/// share.
+fn reveal_within(dom: &Dom, vis: &[bool], panels: &[bool], root: usize) -> Option<Vec<bool>> {
+    let len = dom.subtree_end(root) - root;
+    // Local index k is node root + k. Text that some attribute could hide but no tag does; the
+    // hidden words first: most subtrees hide none, and their shown words are then not counted.
     let mut renderable = vec![true; len];
     let mut hidden = 0u64;
     for k in 1..len {
-        let i = main + k;
+        let i = root + k;
         let node = dom.node(i);
-        let p = node.parent as usize - main;
+        let p = node.parent as usize - root;
         renderable[k] = renderable[p]
             && match node.kind {
                 Kind::Element => !renders_no_text(node.tag, node.foreign),
@@ -179,10 +134,11 @@ fn reveal_in_main(dom: &Dom, vis: &[bool], panels: &[bool]) -> Option<Vec<bool>>
     if hidden == 0 {
         return None;
     }
-    // Shown words until they outweigh the share, as in `reveal_bulk`.
+    // visible > share * (visible + hidden), i.e. 3 * visible > hidden for the share 1/4: most
+    // subtrees show that within their first texts, so the count stops early.
     let mut shown = 0u64;
     for (k, &r) in renderable.iter().enumerate().skip(1) {
-        let i = main + k;
+        let i = root + k;
         if r && vis[i] && dom.node(i).kind == Kind::Text {
             shown += crate::text::count_words(dom.text(i)) as u64;
             if shown as f64 * (1.0 - REVEAL_VISIBLE_SHARE) > REVEAL_VISIBLE_SHARE * hidden as f64 {
@@ -190,16 +146,16 @@ fn reveal_in_main(dom: &Dom, vis: &[bool], panels: &[bool]) -> Option<Vec<bool>>
             }
         }
     }
-    // Words under each node (the rare landmark that shows little).
+    // Words under each node (the rare subtree that shows little).
     let mut under = vec![0u32; len];
     for k in 1..len {
-        let i = main + k;
+        let i = root + k;
         if renderable[k] && dom.node(i).kind == Kind::Text {
             under[k] = crate::text::count_words(dom.text(i)) as u32;
         }
     }
     for k in (1..len).rev() {
-        let p = dom.node(main + k).parent as usize - main;
+        let p = dom.node(root + k).parent as usize - root;
         under[p] += under[k];
     }
     let total = f64::from(under[0]);
@@ -210,7 +166,7 @@ fn reveal_in_main(dom: &Dom, vis: &[bool], panels: &[bool]) -> Option<Vec<bool>>
     };
     let mut any = false;
     for k in 1..len {
-        let i = main + k;
+        let i = root + k;
         if renderable[k]
             && !vis[i]
             && dom.node(i).kind == Kind::Element
