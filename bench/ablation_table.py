@@ -33,6 +33,7 @@ READS = {
     "asides": "HTML <aside>, ARIA complementary",
     "page-header-footer": "HTML sectioning, ARIA banner/contentinfo",
     "related-links": "class names (related)",
+    "reviews": "schema.org page type (Product, not Article), class names (review)",
     "before-main": "WCAG skip link, HTML <main>",
     "only-chrome": "HTML/ARIA landmarks",
     "repeats": "repeated text (page property)",

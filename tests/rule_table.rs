@@ -380,6 +380,27 @@ fn rows() -> Vec<Row> {
                 ("Help centre", 1, 0),
             ],
         ),
+        // A shop's product page (JSON-LD Product, no Article): 4 + 116 words of description
+        // (≥ 100) outside the customer reviews, which leave; the description stays.
+        row(
+            Rule::Reviews,
+            format!(
+                "<head><script type=application/ld+json>{{\"@context\":\"https://schema.org\",\
+                 \"@type\":\"Product\",\"name\":\"Jack plane\"}}</script></head><body>\
+                 <h1>{}</h1><p>{}</p><div class=customer-reviews><h3>Two reviews</h3>\
+                 <p>First buyer says the sole came flat</p><p>Second buyer wants a finer \
+                 mouth</p></div></body>",
+                words("t", 4),
+                words("d", 116)
+            ),
+            (false, false),
+            &[
+                ("d115", 1, 1),
+                ("Two reviews", 1, 0),
+                ("First buyer", 1, 0),
+                ("Second buyer", 1, 0),
+            ],
+        ),
         // A responsive copy of a section (heading and 15-word sentence, ≥ 10 words): the second
         // copy leaves, the first and what follows stay.
         row(
@@ -518,4 +539,25 @@ fn the_content_blocks_come_before_the_lowest_text() {
         "{text}"
     );
     assert!(!text.contains("Forums"), "{text}");
+}
+
+#[test]
+fn reviews_stay_on_a_page_that_declares_an_article() {
+    // The reviews row's page: its reviews leave as a Product, and stay when the page declares
+    // an Article too (a review article marks up the products it discusses) or nothing.
+    let row = rows()
+        .into_iter()
+        .find(|r| r.rule == Rule::Reviews)
+        .unwrap();
+    let reviews = RuleSet::NONE.with(Rule::Reviews);
+    let text = |html: &str| main_text(html, reviews, None, None);
+    assert!(!text(&row.html).contains("First buyer"));
+    let article = row
+        .html
+        .replace(r#""@type":"Product""#, r#""@type":["Product","Article"]"#);
+    assert_ne!(article, row.html);
+    assert!(text(&article).contains("First buyer"), "{}", text(&article));
+    let undeclared = row.html.replace(r#""@type":"Product","#, "");
+    assert_ne!(undeclared, row.html);
+    assert!(text(&undeclared).contains("First buyer"));
 }

@@ -136,6 +136,11 @@ pub struct PageFeatures {
     /// answers, by schema.org type (microdata `itemtype` or JSON-LD: [`names::declared_types`]):
     /// its comment regions are then its content.
     pub declares_discussion: bool,
+    /// Whether the page declares itself a product (schema.org Product and its kin, OpenGraph
+    /// `og:type` product) and not an article: a shop's page, whose customer reviews are not its
+    /// content (a review article or a blog marking up the products it discusses declares an
+    /// article too).
+    pub declares_product: bool,
     /// Whether the page's URL names a forum thread by its engine's path convention
     /// ([`url::names_thread`]); not a model column, read by the `thread-url` rule.
     pub thread_url: bool,
@@ -432,6 +437,8 @@ pub fn compute_with_layout(
         main_landmark,
         main_start: signals.main_start,
         declares_discussion: declared & names::declared::DISCUSSION != 0,
+        declares_product: declared & (names::declared::PRODUCT | names::declared::ARTICLE)
+            == names::declared::PRODUCT,
         thread_url: url.is_some_and(url::names_thread),
         keys,
         marks,

@@ -17,7 +17,8 @@
 //! `<footer>` outside any article, main or section, `role=banner`, `role=contentinfo`), sparing
 //! the one that holds the page's title heading, which is the article's header; and after them
 //! for lists of related links ([`RELATED_GROUP_BIT`](crate::features::names::RELATED_GROUP_BIT): named `related`, `recommend`, `trending`,
-//! `popular`, `outbrain` or `taboola`), which point away from the article.
+//! `popular`, `outbrain` or `taboola`), which point away from the article; and after those, on a
+//! shop's product page, for its customer reviews ([`REVIEW_GROUP_BIT`](crate::features::names::REVIEW_GROUP_BIT)), its buyers' comments.
 //!
 //! A forum thread whose posts all sit in comment regions keeps them, as nothing outside is an
 //! article. One whose opening post is outside them keeps its replies when they are marked up as

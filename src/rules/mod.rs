@@ -22,13 +22,14 @@
 //! | 10 | `asides` | the complementary landmark (`<aside>`, `role=complementary`) leaves |
 //! | 11 | `page-header-footer` | the page's own banner and content-info landmarks leave, but the one holding the title heading |
 //! | 12 | `related-links` | lists of related links leave |
-//! | 13 | `before-main` | what precedes the page's main start and its title heading leaves ([`bypass::drop_bypassed`]) |
-//! | 14 | `only-chrome` | a page whose few kept words all lie in its chrome landmarks has no main content ([`comments::only_chrome`]) |
-//! | 15 | `repeats` | the second copy of a repeated passage leaves ([`crate::features::repeats::drop_repeats`]) |
-//! | 16 | `blocks-fallback` | when nothing is kept, boilerpipe's content blocks outside the chrome are |
-//! | 17 | `lowest-fallback` | when that is nothing too, the least template-like text that is not chrome is |
+//! | 13 | `reviews` | on a page that declares a product and no article by schema.org type or `og:type` (a shop's product page, [`crate::features::PageFeatures::declares_product`]), the customer reviews (`itemprop=review`, ids and classes named review or testimonial) leave |
+//! | 14 | `before-main` | what precedes the page's main start and its title heading leaves ([`bypass::drop_bypassed`]) |
+//! | 15 | `only-chrome` | a page whose few kept words all lie in its chrome landmarks has no main content ([`comments::only_chrome`]) |
+//! | 16 | `repeats` | the second copy of a repeated passage leaves ([`crate::features::repeats::drop_repeats`]) |
+//! | 17 | `blocks-fallback` | when nothing is kept, boilerpipe's content blocks outside the chrome are |
+//! | 18 | `lowest-fallback` | when that is nothing too, the least template-like text that is not chrome is |
 //!
-//! Rules 7–12 each drop their regions only when the page keeps at least
+//! Rules 7–13 each drop their regions only when the page keeps at least
 //! [`RuleOptions::min_article_words`] words outside them: the regions then belong to an
 //! article; otherwise they may be the page's content (a forum, a gallery page).
 //!
@@ -44,7 +45,7 @@ pub mod twins;
 use crate::dom::{Dom, Kind, Tag, NONE};
 use crate::features::names::{
     ASIDE_LANDMARK_BIT, CHROME_LANDMARK_BITS, COMMENT_GROUP_BIT, GALLERY_GROUP_BIT,
-    INLINE_CHROME_BITS, PAGE_LANDMARK_BIT, RELATED_GROUP_BIT,
+    INLINE_CHROME_BITS, PAGE_LANDMARK_BIT, RELATED_GROUP_BIT, REVIEW_GROUP_BIT,
 };
 use crate::features::PageFeatures;
 use crate::segment::Segmentation;
@@ -111,9 +112,12 @@ pub fn main_keep(
         // A page-level header that holds the title heading is the article's own.
         (Rule::PageHeaderFooter, PAGE_LANDMARK_BIT, f.title_heading),
         (Rule::RelatedLinks, RELATED_GROUP_BIT, None),
+        (Rule::Reviews, REVIEW_GROUP_BIT, None),
     ]
     .into_iter()
     .filter(|&(r, _, _)| on(r) && !(r == Rule::Comments && thread))
+    // Reviews are a shop's readers' comments; elsewhere the name marks editorial reviews.
+    .filter(|&(r, _, _)| r != Rule::Reviews || f.declares_product)
     .map(|(_, bits, spared)| (bits, spared))
     .collect();
     comments::drop_regions(&cx, &passes, &mut mask);

@@ -29,6 +29,8 @@ pub enum Rule {
     PageHeaderFooter,
     /// Lists of related links leave.
     RelatedLinks,
+    /// A product page's customer reviews leave.
+    Reviews,
     /// What precedes the page's main start (and its title) leaves.
     BeforeMain,
     /// A page whose few kept words are all chrome has no main content.
@@ -43,7 +45,7 @@ pub enum Rule {
 
 impl Rule {
     /// Every rule, in the order the rules run.
-    pub const ALL: [Rule; 17] = [
+    pub const ALL: [Rule; 18] = [
         Rule::ForumReplies,
         Rule::DeclaredDiscussion,
         Rule::ThreadUrl,
@@ -56,6 +58,7 @@ impl Rule {
         Rule::Asides,
         Rule::PageHeaderFooter,
         Rule::RelatedLinks,
+        Rule::Reviews,
         Rule::BeforeMain,
         Rule::OnlyChrome,
         Rule::Repeats,
@@ -78,6 +81,7 @@ impl Rule {
             Rule::Asides => "asides",
             Rule::PageHeaderFooter => "page-header-footer",
             Rule::RelatedLinks => "related-links",
+            Rule::Reviews => "reviews",
             Rule::BeforeMain => "before-main",
             Rule::OnlyChrome => "only-chrome",
             Rule::Repeats => "repeats",
@@ -117,6 +121,9 @@ impl Rule {
                 "the page's own header and footer landmarks leave, but the one holding the title"
             }
             Rule::RelatedLinks => "lists of related links leave",
+            Rule::Reviews => {
+                "a page declaring a product and no article (schema.org, og:type) loses its customer reviews"
+            }
             Rule::BeforeMain => "what precedes the page's main start and its title heading leaves",
             Rule::OnlyChrome => {
                 "a page whose few kept words all lie in its chrome landmarks has no main content"
