@@ -23,8 +23,9 @@ use super::tree::{Dom, Kind};
 /// without JavaScript only. A shorter noscript text is a notice ("enable JavaScript"), not
 /// content, and stays hidden.
 ///
-/// An element hidden by an attribute that holds most of the page's words is shown anyway
-/// ([`REVEAL_SHARE`]): a script reveals it a moment after the first render. The same holds
+/// An element hidden by an attribute that holds most of the page's words outside links is shown
+/// anyway ([`REVEAL_SHARE`]): a script reveals it a moment after the first render (hidden menus
+/// are link lists, so they do not count against it). The same holds
 /// within the main landmark when it shows almost none of its own words (`reveal_in_main`).
 ///
 /// # Complexity
@@ -64,7 +65,7 @@ pub fn visibility(dom: &Dom) -> Vec<bool> {
 }
 
 /// An element hidden by an attribute or inline style whose subtree holds more than this share of
-/// the page's renderable words is shown (see [`visibility`])...
+/// the page's renderable words outside links is shown (see [`visibility`])...
 pub const REVEAL_SHARE: f64 = 0.5;
 
 /// ...when the first render shows at most this share of them.
@@ -75,9 +76,9 @@ pub(crate) const REVEAL_VISIBLE_SHARE: f64 = 0.25;
 /// Pages hide their whole content until a script shows it (anti-flicker wrappers with
 /// `display:none`; consent dialogs that set `aria-hidden` on everything behind them): a reader
 /// sees that content a moment later. So when the first render shows at most
-/// [`REVEAL_VISIBLE_SHARE`] of the words that are not inside never-rendered tags, an element
-/// that hides more than [`REVEAL_SHARE`] of them is shown, unless it is a dialog or a modal
-/// (consent centres list hundreds of vendors; they are overlays, never the page). Returns
+/// [`REVEAL_VISIBLE_SHARE`] of the words that are not inside never-rendered tags or links, an
+/// element that hides more than [`REVEAL_SHARE`] of them is shown, unless it is a dialog or a
+/// modal (consent centres list hundreds of vendors; they are overlays, never the page). Returns
 /// `None` when nothing is revealed (the usual case).
 ///
 /// # Complexity
@@ -115,6 +116,8 @@ fn reveal_within(dom: &Dom, vis: &[bool], panels: &[bool], root: usize) -> Optio
     let len = dom.subtree_end(root) - root;
     // Local index k is node root + k. Text that some attribute could hide but no tag does; the
     // hidden words first: most subtrees hide none, and their shown words are then not counted.
+    // Link text is left out: hidden mega-menus are link lists, and what a script shows is the
+    // page's prose, so the shares are of the words a reader reads, not of link labels.
     let mut renderable = vec![true; len];
     let mut hidden = 0u64;
     for k in 1..len {
@@ -123,7 +126,7 @@ fn reveal_within(dom: &Dom, vis: &[bool], panels: &[bool], root: usize) -> Optio
         let p = node.parent as usize - root;
         renderable[k] = renderable[p]
             && match node.kind {
-                Kind::Element => !renders_no_text(node.tag, node.foreign),
+                Kind::Element => !renders_no_text(node.tag, node.foreign) && node.tag != Tag::A,
                 Kind::Text => true,
                 _ => false,
             };
@@ -494,6 +497,14 @@ mod tests {
         let popover = "<body><p>one</p><i-card popover id=c>a b c d e f g h</i-card>\
                        <button aria-expanded=false aria-controls=c>Install</button></body>";
         assert_eq!(text(popover), "one|Install");
+        // Link labels do not count: the first render shows 1 of the 7 words outside links and
+        // the hidden product block holds 6 of them (> 0.5, though only 6 of all 13 words), so
+        // it is shown; the hidden menu of links stays hidden.
+        let menus = "<body><p>Shop</p><div hidden><a href=/a>bath</a> <a href=/b>beauty</a> \
+                     <a href=/c>food</a> <a href=/d>herbs</a> <a href=/e>pets</a> \
+                     <a href=/f>sports</a></div><div style=display:none><h1>Almond thins</h1>\
+                     <p>low fat no salt</p></div></body>";
+        assert_eq!(text(menus), "Shop|Almond thins|low fat no salt");
         // An anti-flicker wrapper around the whole body.
         let wrapper =
             "<body><div style='display: none'><h1>Title here</h1><p>x y z</p></div></body>";

@@ -206,14 +206,8 @@ pub(super) fn class_groups(dom: &Dom) -> ClassGroups {
             Tag::SECTION => bits |= SECTIONING_BIT,
             _ => {}
         }
-        // Themes list page-wide settings on <html> and <body> (has-sidebar, header-fixed,
-        // comment-placeholder): there only the page-type groups (single-post, product,
-        // forum) are taken, as the others would mark every node of the page.
-        let mask = if matches!(node.tag, Tag::HTML | Tag::BODY) {
-            PAGE_TYPE_GROUPS
-        } else {
-            u32::MAX
-        };
+        // The groups its id and class name, masked once the role is known.
+        let mut named = 0u32;
         for (k, v) in dom.attrs(i) {
             match k {
                 "id" | "class" => {
@@ -229,7 +223,7 @@ pub(super) fn class_groups(dom: &Dom) -> ClassGroups {
                         };
                         (name_groups(v), kinds)
                     });
-                    bits |= groups & mask;
+                    named |= groups;
                     if k == "class" {
                         marks[i] |= kinds;
                     }
@@ -273,6 +267,18 @@ pub(super) fn class_groups(dom: &Dom) -> ClassGroups {
                 _ => {}
             }
         }
+        // Themes list page-wide settings on <html> and <body> (has-sidebar, header-fixed,
+        // comment-placeholder), and the main landmark's names say what the page is (`<main
+        // class="infinite gallery">` on a listicle): there only the page-type groups
+        // (single-post, product, forum) are taken, as the others would mark the whole page
+        // or its whole content as one region.
+        let names_page = matches!(node.tag, Tag::HTML | Tag::BODY | Tag::MAIN) || main_role;
+        let mask = if names_page {
+            PAGE_TYPE_GROUPS
+        } else {
+            u32::MAX
+        };
+        bits |= named & mask;
         own[i] = bits;
         inherited[i] = inherited[p] | bits;
         in_main[i] = in_main[p] || main;
@@ -473,6 +479,28 @@ mod name_tests {
         );
         assert_eq!(g("customer-testimonials"), REVIEW_GROUP_BIT);
         assert_eq!(g("preview") & REVIEW_GROUP_BIT, 0);
+    }
+
+    #[test]
+    fn the_main_landmark_names_the_page_not_a_region() {
+        // A listicle's `<main class="infinite gallery">` is no photo gallery and a `role=main`
+        // named sidebar is no sidebar: only the page-type groups are taken from them, as from
+        // `<body>`; the same names on a `<div>` inside mark a region.
+        let html = r#"<body class="sidebar-left"><main class="infinite gallery"><p>A</p>
+            <div class=gallery><p>B</p></div></main>
+            <div role=main class="sidebar product-page"><p>C</p></div></body>"#;
+        let dom = crate::dom::parse(html, &crate::config::Limits::default()).unwrap();
+        let inherited = class_groups(&dom).inherited;
+        let of = |text: &str| {
+            let t = (0..dom.len()).find(|&i| dom.text(i) == text).unwrap();
+            inherited[dom.parent(t).unwrap()]
+        };
+        let sidebar = group_bit(f::CLS_SIDEBAR);
+        assert_eq!(of("A") & (GALLERY_GROUP_BIT | sidebar), 0);
+        assert_ne!(of("A") & (1 << 9), 0, "<main> is the content group");
+        assert_ne!(of("B") & GALLERY_GROUP_BIT, 0);
+        assert_eq!(of("C") & sidebar, 0);
+        assert_ne!(of("C") & group_bit(f::CLS_PRODUCT), 0, "a page-type group");
     }
 
     fn declares_discussion(text: &str) -> bool {
