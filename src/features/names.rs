@@ -68,8 +68,9 @@ pub const CHROME_LANDMARK_BITS: u32 = NAV_LANDMARK_BIT | ASIDE_LANDMARK_BIT | PA
 /// [`PAGE_LANDMARK_BIT`]); no region.
 pub(super) const SECTIONING_BIT: u32 = 1 << (CLS_GROUPS + 6);
 
-/// The groups that `<html>` and `<body>` classes contribute: content, product and forum
-/// name the page's type there, not a region.
+/// The groups that the classes of `<html>`, `<body>` and the main landmark (`<main>`,
+/// `role=main`) contribute: content, product and forum name the page's type there, not a
+/// region.
 pub(super) const PAGE_TYPE_GROUPS: u32 = (1 << 9) | (1 << 15) | (1 << 16);
 
 /// What [`class_groups`] finds, per node and for the page.
@@ -163,9 +164,9 @@ fn og_type(value: &str) -> u8 {
 }
 
 /// Per node: its class-name group bits (own tag, role, id and class; of the id and class of
-/// `<html>` and `<body>` only [`PAGE_TYPE_GROUPS`]), the bits of it and its ancestors, and
-/// whether it lies in a main/article landmark; and the page's first main landmark. One
-/// top-down pass.
+/// `<html>`, `<body>` and the main landmark only [`PAGE_TYPE_GROUPS`]), the bits of it and its
+/// ancestors, and whether it lies in a main/article landmark; and the page's first main
+/// landmark. One top-down pass.
 ///
 /// # Complexity
 /// O(n + total length of the distinct id and class values).
