@@ -115,9 +115,15 @@ pub fn main_keep(
         (Rule::Reviews, REVIEW_GROUP_BIT, None),
     ]
     .into_iter()
-    .filter(|&(r, _, _)| on(r) && !(r == Rule::Comments && thread))
-    // Reviews are a shop's readers' comments; elsewhere the name marks editorial reviews.
-    .filter(|&(r, _, _)| r != Rule::Reviews || f.declares_product)
+    .filter(|&(r, _, _)| {
+        on(r)
+            && match r {
+                Rule::Comments => !thread,
+                // Reviews are a shop's buyers' comments; elsewhere the name marks editorial ones.
+                Rule::Reviews => f.declares_product,
+                _ => true,
+            }
+    })
     .map(|(_, bits, spared)| (bits, spared))
     .collect();
     comments::drop_regions(&cx, &passes, &mut mask);
