@@ -24,6 +24,7 @@ READS = {
     "forum-replies": "class names (comment regions) and markup twins",
     "declared-discussion": "schema.org page type (DiscussionForumPosting, QAPage)",
     "thread-url": "forum engines' thread URL conventions",
+    "thread-posts": "schema.org page type or thread URL conventions, repeated markup (posts)",
     "main-start": "WCAG skip link, HTML <main>",
     "twin-items": "repeated markup (a list's items)",
     "item-headings": "HTML headings of repeated items",
@@ -41,7 +42,7 @@ READS = {
     "blocks-fallback": "fallback when nothing is kept",
 }
 GENERIC = {
-    "declared-discussion", "main-start", "twin-items", "item-headings", "asides", "page-header-footer", "before-main", "only-chrome",
+    "declared-discussion", "thread-posts", "main-start", "twin-items", "item-headings", "asides", "page-header-footer", "before-main", "only-chrome",
     "repeats",
 }
 FALLBACK = {"lowest-fallback", "blocks-fallback"}

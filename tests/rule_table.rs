@@ -176,6 +176,41 @@ fn rows() -> Vec<Row> {
                 ],
             )
         },
+        // A thread at XenForo's URL convention whose four posts (`article.message >
+        // div.message-body > p`, 14 words each, 56 of the page's 59 words outside links) the
+        // model dropped but the opening post's first line: 2 of the posts' 56 words kept, fewer
+        // than half, so every post comes back. The menu's links are no post and stay out.
+        Row {
+            url: Some("https://forum.example.org/threads/which-saw-first.691400/"),
+            ..row(
+                Rule::ThreadPosts,
+                {
+                    let posts: String = (0..4)
+                        .map(|k| {
+                            let first = if k == 0 { " aria-judged=0" } else { "" };
+                            format!(
+                                "<article class=message><div class=message-body>\
+                                 <p{first}>post{k} says</p><p>{}</p></div></article>",
+                                words(&format!("p{k}x"), 12)
+                            )
+                        })
+                        .collect();
+                    format!(
+                        "<body><nav aria-judged=1><a href=/>Forum home</a> \
+                         <a href=/whats-new>What is new</a></nav>\
+                         <h1>Which saw first</h1><div class=thread aria-judged=1>{posts}</div>\
+                         </body>"
+                    )
+                },
+                (false, false),
+                &[
+                    ("post0 says", 1, 1),
+                    ("p0x11", 0, 1),
+                    ("post3 says", 0, 1),
+                    ("Forum home", 0, 0),
+                ],
+            )
+        },
         // The model kept a 2-word banner and none of the 40 words in <main>: 2 < 200 words on
         // the page, 0 < 1/5 of <main>'s, so <main> comes back.
         row(
@@ -560,4 +595,30 @@ fn reviews_stay_on_a_page_that_declares_an_article() {
     let undeclared = row.html.replace(r#""@type":"Product","#, "");
     assert_ne!(undeclared, row.html);
     assert!(text(&undeclared).contains("First buyer"));
+}
+
+#[test]
+fn thread_posts_need_a_thread_and_a_lost_thread() {
+    // The thread-posts row's page: its posts come back at the thread URL. At a URL of no
+    // thread convention, or when the model kept most of the posts (the opening post's first
+    // line dropped, the rest kept), the rule leaves the model's choice alone.
+    let row = rows()
+        .into_iter()
+        .find(|r| r.rule == Rule::ThreadPosts)
+        .unwrap();
+    let posts = RuleSet::NONE.with(Rule::ThreadPosts);
+    let text = |html: &str, url| main_text(html, posts, None, Some(url));
+    assert!(text(&row.html, row.url.unwrap()).contains("post3 says"));
+    let article_url = "https://forum.example.org/news/which-saw-first";
+    assert!(!text(&row.html, article_url).contains("post3 says"));
+    let mostly_kept = row
+        .html
+        .replace("<p aria-judged=0>post0", "<p aria-judged=1>post0")
+        .replace("class=thread aria-judged=1", "class=thread");
+    assert_ne!(mostly_kept, row.html);
+    let kept = text(&mostly_kept, row.url.unwrap());
+    assert!(
+        kept.contains("post3 says") && !kept.contains("post0 says"),
+        "{kept}"
+    );
 }

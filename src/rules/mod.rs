@@ -13,23 +13,24 @@
 //! | 1 | `forum-replies` | a forum thread's replies marked up as its opening post are kept, and the thread is spared the `comments` pass ([`comments::keep_replies`]); runs only with `comments` |
 //! | 2 | `declared-discussion` | a page that declares itself a discussion by schema.org type (`DiscussionForumPosting`, a forum thread; `QAPage`, a question with its answers; microdata or JSON-LD) keeps its comment regions: its comments are its content ([`crate::features::PageFeatures::declares_discussion`]); runs only with `comments` |
 //! | 3 | `thread-url` | a page whose URL names a forum thread by its engine's path convention (a `threads`, `t`, `topic`, `questions` or `comments` segment before one holding an id; `showthread`, `viewtopic`, `showtopic` scripts: [`crate::url::names_thread`]) keeps its comment regions, as `declared-discussion` does; runs only with `comments` |
-//! | 4 | `main-start` | the page's own main element (skip-link target, else `<main>`) is kept when the model kept almost nothing ([`bypass::recover_main`]) |
-//! | 5 | `twin-items` | the few dropped items of a list or grid whose markup twins were mostly kept are kept ([`twins::keep_twins`]) |
-//! | 6 | `item-headings` | the headings (`h1`–`h6`) of the kept items of such a mostly kept group are kept: an item is one unit with its heading ([`twins::keep_item_headings`]) |
-//! | 7 | `comments` | comment threads under an article leave ([`comments::drop_regions`]) |
-//! | 8 | `inline-chrome` | share bars, skip and screen-reader text, search and account controls leave |
-//! | 9 | `galleries` | photo galleries' captions leave |
-//! | 10 | `asides` | the complementary landmark (`<aside>`, `role=complementary`) leaves |
-//! | 11 | `page-header-footer` | the page's own banner and content-info landmarks leave, but the one holding the title heading |
-//! | 12 | `related-links` | lists of related links leave |
-//! | 13 | `reviews` | on a page that declares a product and no article by schema.org type or `og:type` (a shop's product page, [`crate::features::PageFeatures::declares_product`]), the customer reviews (`itemprop=review`, ids and classes named review or testimonial) leave |
-//! | 14 | `before-main` | what precedes the page's main start and its title heading leaves ([`bypass::drop_bypassed`]) |
-//! | 15 | `only-chrome` | a page whose few kept words all lie in its chrome landmarks has no main content ([`comments::only_chrome`]) |
-//! | 16 | `repeats` | the second copy of a repeated passage leaves ([`crate::features::repeats::drop_repeats`]) |
-//! | 17 | `blocks-fallback` | when nothing is kept, boilerpipe's content blocks outside the chrome are |
-//! | 18 | `lowest-fallback` | when that is nothing too, the least template-like text that is not chrome is |
+//! | 4 | `thread-posts` | on a page that declares itself a discussion or whose URL names a thread (as for rules 2 and 3), when the model kept less than half of the words of the page's largest group of markup twins and that group holds at least half of the page's words outside links, every item of the group (each post) is kept ([`twins::keep_posts`]) |
+//! | 5 | `main-start` | the page's own main element (skip-link target, else `<main>`) is kept when the model kept almost nothing ([`bypass::recover_main`]) |
+//! | 6 | `twin-items` | the few dropped items of a list or grid whose markup twins were mostly kept are kept ([`twins::keep_twins`]) |
+//! | 7 | `item-headings` | the headings (`h1`–`h6`) of the kept items of such a mostly kept group are kept: an item is one unit with its heading ([`twins::keep_item_headings`]) |
+//! | 8 | `comments` | comment threads under an article leave ([`comments::drop_regions`]) |
+//! | 9 | `inline-chrome` | share bars, skip and screen-reader text, search and account controls leave |
+//! | 10 | `galleries` | photo galleries' captions leave |
+//! | 11 | `asides` | the complementary landmark (`<aside>`, `role=complementary`) leaves |
+//! | 12 | `page-header-footer` | the page's own banner and content-info landmarks leave, but the one holding the title heading |
+//! | 13 | `related-links` | lists of related links leave |
+//! | 14 | `reviews` | on a page that declares a product and no article by schema.org type or `og:type` (a shop's product page, [`crate::features::PageFeatures::declares_product`]), the customer reviews (`itemprop=review`, ids and classes named review or testimonial) leave |
+//! | 15 | `before-main` | what precedes the page's main start and its title heading leaves ([`bypass::drop_bypassed`]) |
+//! | 16 | `only-chrome` | a page whose few kept words all lie in its chrome landmarks has no main content ([`comments::only_chrome`]) |
+//! | 17 | `repeats` | the second copy of a repeated passage leaves ([`crate::features::repeats::drop_repeats`]) |
+//! | 18 | `blocks-fallback` | when nothing is kept, boilerpipe's content blocks outside the chrome are |
+//! | 19 | `lowest-fallback` | when that is nothing too, the least template-like text that is not chrome is |
 //!
-//! Rules 7–13 each drop their regions only when the page keeps at least
+//! Rules 8–14 each drop their regions only when the page keeps at least
 //! [`RuleOptions::min_article_words`] words outside them: the regions then belong to an
 //! article; otherwise they may be the page's content (a forum, a gallery page).
 //!
@@ -95,8 +96,12 @@ pub fn main_keep(
     if let Some(start) = start.filter(|_| on(Rule::MainStart)) {
         bypass::recover_main(&cx, start, &mut mask);
     }
-    if on(Rule::TwinItems) || on(Rule::ItemHeadings) {
+    let posts = on(Rule::ThreadPosts) && (f.declares_discussion || f.thread_url);
+    if posts || on(Rule::TwinItems) || on(Rule::ItemHeadings) {
         let groups = twins::Groups::new(&cx);
+        if posts {
+            twins::keep_posts(&cx, &groups, &mut mask);
+        }
         if on(Rule::TwinItems) {
             twins::keep_twins(&cx, &groups, &mut mask);
         }

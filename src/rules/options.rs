@@ -11,6 +11,9 @@ pub enum Rule {
     /// A page whose URL names a forum thread by its engine's convention keeps its comment
     /// regions (runs with `comments`).
     ThreadUrl,
+    /// On a page that names itself a thread (schema.org or URL), its posts (the largest group of
+    /// markup twins) are all kept when the model kept less than half of their words.
+    ThreadPosts,
     /// The page's own main element is kept when the model kept almost nothing.
     MainStart,
     /// The few dropped items of a list whose markup twins were mostly kept are kept too.
@@ -45,10 +48,11 @@ pub enum Rule {
 
 impl Rule {
     /// Every rule, in the order the rules run.
-    pub const ALL: [Rule; 18] = [
+    pub const ALL: [Rule; 19] = [
         Rule::ForumReplies,
         Rule::DeclaredDiscussion,
         Rule::ThreadUrl,
+        Rule::ThreadPosts,
         Rule::MainStart,
         Rule::TwinItems,
         Rule::ItemHeadings,
@@ -72,6 +76,7 @@ impl Rule {
             Rule::ForumReplies => "forum-replies",
             Rule::DeclaredDiscussion => "declared-discussion",
             Rule::ThreadUrl => "thread-url",
+            Rule::ThreadPosts => "thread-posts",
             Rule::MainStart => "main-start",
             Rule::TwinItems => "twin-items",
             Rule::ItemHeadings => "item-headings",
@@ -101,6 +106,9 @@ impl Rule {
             }
             Rule::ThreadUrl => {
                 "a page whose URL names a forum thread (/threads/, /t/, /comments/, viewtopic…) keeps its comments (runs with comments)"
+            }
+            Rule::ThreadPosts => {
+                "a page declaring or named a thread (schema.org, URL) whose posts the model mostly dropped keeps them all"
             }
             Rule::MainStart => {
                 "the page's own main element (skip-link target, else <main>) is kept when the model kept almost nothing"
@@ -211,6 +219,9 @@ pub struct RuleOptions {
     /// `forum-replies`: kept words of a main-content element whose markup a reply may share, a
     /// post rather than a label (default 20).
     pub min_post_words: u32,
+    /// `thread-posts`: share of the page's words outside links, as a fraction, that its
+    /// largest group of markup twins holds at least to be the thread's posts (default 1/2).
+    pub min_posts_share: (u32, u32),
     /// `before-main`: kept words from the main start on that make the page's own account
     /// trusted; with fewer (an empty `<main>` filled by script) nothing is dropped (default 20).
     pub min_main_words: u32,
@@ -230,6 +241,7 @@ impl Default for RuleOptions {
             min_article_words: 100,
             min_reply_twins: 2,
             min_post_words: crate::features::markup::MIN_POST_WORDS,
+            min_posts_share: (1, 2),
             min_main_words: 20,
             recover_below_page_words: 200,
             recover_below_share: (1, 5),
