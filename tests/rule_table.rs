@@ -488,6 +488,11 @@ fn rows() -> Vec<Row> {
     ]
 }
 
+/// The table's row of `rule`.
+fn row_of(rule: Rule) -> Row {
+    rows().into_iter().find(|r| r.rule == rule).unwrap()
+}
+
 #[test]
 fn each_rule_alone_changes_its_page() {
     // Every row is checked before the test fails, so that one run names every row that is off.
@@ -580,10 +585,7 @@ fn the_content_blocks_come_before_the_lowest_text() {
 fn reviews_stay_on_a_page_that_declares_an_article() {
     // The reviews row's page: its reviews leave as a Product, and stay when the page declares
     // an Article too (a review article marks up the products it discusses) or nothing.
-    let row = rows()
-        .into_iter()
-        .find(|r| r.rule == Rule::Reviews)
-        .unwrap();
+    let row = row_of(Rule::Reviews);
     let reviews = RuleSet::NONE.with(Rule::Reviews);
     let text = |html: &str| main_text(html, reviews, None, None);
     assert!(!text(&row.html).contains("First buyer"));
@@ -602,10 +604,7 @@ fn thread_posts_need_a_thread_and_a_lost_thread() {
     // The thread-posts row's page: its posts come back at the thread URL. At a URL of no
     // thread convention, or when the model kept most of the posts (the opening post's first
     // line dropped, the rest kept), the rule leaves the model's choice alone.
-    let row = rows()
-        .into_iter()
-        .find(|r| r.rule == Rule::ThreadPosts)
-        .unwrap();
+    let row = row_of(Rule::ThreadPosts);
     let posts = RuleSet::NONE.with(Rule::ThreadPosts);
     let text = |html: &str, url| main_text(html, posts, None, Some(url));
     assert!(text(&row.html, row.url.unwrap()).contains("post3 says"));

@@ -139,8 +139,8 @@ pub fn keep_item_headings(cx: &Context, groups: &Groups, keep: &mut [bool]) -> u
 /// thread or keeps only its opening post. Returns how many text nodes it restored.
 ///
 /// # Complexity
-/// O(n): one bottom-up pass for kept words and one walk over each group's items (nested twins
-/// count once in a group).
+/// O(n): one walk over each group's items (nested twins count once in a group), then two over
+/// the chosen group's subtrees (kept words, then keeping).
 pub fn keep_posts(cx: &Context, groups: &Groups, keep: &mut [bool]) -> usize {
     let prose = |i: usize| (cx.counts[i].words - cx.counts[i].linked_words) as u64;
     let Some((words, items)) = groups
@@ -156,14 +156,11 @@ pub fn keep_posts(cx: &Context, groups: &Groups, keep: &mut [bool]) -> usize {
     }
     // A model that kept most of the posts read them better than whole items do (signatures,
     // user cards and buttons are in the items too); the few it dropped are `twin-items`' task.
-    let kept = cx.kept_words_below(keep);
-    let kept_words: u64 = items.iter().map(|&i| u64::from(kept[i])).sum();
+    let ranges = || items.iter().flat_map(|&i| i..cx.dom.node(i).end as usize);
+    let kept_words = cx.kept_words(keep, ranges());
     let all_words: u64 = items.iter().map(|&i| u64::from(cx.counts[i].words)).sum();
     if 2 * kept_words >= all_words {
         return 0;
     }
-    items
-        .iter()
-        .map(|&item| cx.keep_text(keep, item..cx.dom.node(item).end as usize))
-        .sum()
+    cx.keep_text(keep, ranges())
 }
