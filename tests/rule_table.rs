@@ -601,15 +601,24 @@ fn reviews_stay_on_a_page_that_declares_an_article() {
 
 #[test]
 fn thread_posts_need_a_thread_and_a_lost_thread() {
-    // The thread-posts row's page: its posts come back at the thread URL. At a URL of no
-    // thread convention, or when the model kept most of the posts (the opening post's first
-    // line dropped, the rest kept), the rule leaves the model's choice alone.
+    // The thread-posts row's page: its posts come back at the thread URL, and at a URL of no
+    // thread convention too, as they are named as a forum engine names posts (`message` in
+    // `div.thread`). Named neutrally (`box` in `div.list`) at that URL, or when the model kept
+    // most of the posts (the opening post's first line dropped, the rest kept), the rule leaves
+    // the model's choice alone.
     let row = row_of(Rule::ThreadPosts);
     let posts = RuleSet::NONE.with(Rule::ThreadPosts);
     let text = |html: &str, url| main_text(html, posts, None, Some(url));
     assert!(text(&row.html, row.url.unwrap()).contains("post3 says"));
     let article_url = "https://forum.example.org/news/which-saw-first";
-    assert!(!text(&row.html, article_url).contains("post3 says"));
+    assert!(text(&row.html, article_url).contains("post3 says"));
+    let neutral = row
+        .html
+        .replace("message", "box")
+        .replace("class=thread", "class=list");
+    assert!(!neutral.contains("message") && !neutral.contains("thread"));
+    assert!(text(&neutral, row.url.unwrap()).contains("post3 says"));
+    assert!(!text(&neutral, article_url).contains("post3 says"));
     let mostly_kept = row
         .html
         .replace("<p aria-judged=0>post0", "<p aria-judged=1>post0")
@@ -620,4 +629,38 @@ fn thread_posts_need_a_thread_and_a_lost_thread() {
         kept.contains("post3 says") && !kept.contains("post0 says"),
         "{kept}"
     );
+}
+
+#[test]
+fn posts_named_as_a_forum_s_make_the_page_a_thread() {
+    // A thread at a URL of no convention and no schema.org type: a 100-word opening text and
+    // four posts of 40 words (160 of the page's 263 words) in a comment region (`div.comments`),
+    // each an `article.message`, which the model dropped. `thread-posts` restores them by their
+    // names, and the page is then a thread: `comments` spares them. `comments` alone drops
+    // them; named neutrally (`article.box`), they are no thread's posts.
+    let posts: String = (0..4)
+        .map(|k| {
+            format!(
+                "<article class=message><div class=message-body><p>post{k} says</p><p>{}</p>\
+                 </div></article>",
+                words(&format!("p{k}x"), 38)
+            )
+        })
+        .collect();
+    let html = format!(
+        "<body><nav aria-judged=1><a href=/>Forum home</a></nav><h1>Which saw first</h1>\
+         <div aria-judged=0><p>{}</p></div><div class=comments aria-judged=1>{posts}</div></body>",
+        words("a", 100)
+    );
+    let url = Some("https://forum.example.org/news/which-saw-first");
+    let both = RuleSet::NONE.with(Rule::ThreadPosts).with(Rule::Comments);
+    let text = main_text(&html, both, None, url);
+    assert!(
+        text.contains("post3 says") && text.contains("a99"),
+        "{text}"
+    );
+    let comments = main_text(&html, RuleSet::NONE.with(Rule::Comments), None, url);
+    assert!(!comments.contains("post0 says") && comments.contains("a99"));
+    let neutral = html.replace("message", "box");
+    assert!(!main_text(&neutral, both, None, url).contains("post3 says"));
 }

@@ -21,6 +21,10 @@ pub const fn group_bit(cls_column: usize) -> u32 {
 /// The class-group bit of comment regions (`cls_comment`).
 pub const COMMENT_GROUP_BIT: u32 = group_bit(f::CLS_COMMENT);
 
+/// The class-group bit of forum posts as forum engines name them (`cls_forum`: `message`,
+/// `postbody`, `avatar`, `signature`, …).
+pub const FORUM_GROUP_BIT: u32 = group_bit(f::CLS_FORUM);
+
 /// The class-group bits of inline chrome: share bars, screen-reader and skip text, search and
 /// account controls (`cls_share`, `cls_hidden`, `cls_account`).
 pub const INLINE_CHROME_BITS: u32 =

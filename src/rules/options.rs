@@ -11,8 +11,9 @@ pub enum Rule {
     /// A page whose URL names a forum thread by its engine's convention keeps its comment
     /// regions (runs with `comments`).
     ThreadUrl,
-    /// On a page that names itself a thread (schema.org or URL), its posts (the largest group of
-    /// markup twins) are all kept when the model kept less than half of their words.
+    /// On a page that names itself a thread (schema.org or URL) or names its posts as forum
+    /// engines do, its posts (the largest group of markup twins) are all kept when the model
+    /// kept less than half of their words.
     ThreadPosts,
     /// The page's own main element is kept when the model kept almost nothing.
     MainStart,
@@ -108,7 +109,7 @@ impl Rule {
                 "a page whose URL names a forum thread (/threads/, /t/, /comments/, viewtopic…) keeps its comments (runs with comments)"
             }
             Rule::ThreadPosts => {
-                "a page declaring or named a thread (schema.org, URL) whose posts the model mostly dropped keeps them all"
+                "a page declaring or named a thread (schema.org, URL), or whose posts are named as a forum's, keeps the posts the model mostly dropped"
             }
             Rule::MainStart => {
                 "the page's own main element (skip-link target, else <main>) is kept when the model kept almost nothing"

@@ -10,6 +10,7 @@
 
 use super::context::Context;
 use crate::dom::Kind;
+use crate::features::names::FORUM_GROUP_BIT;
 
 /// Items a group needs before its majority speaks for the rest: a pair is no list.
 pub const MIN_TWINS: usize = 3;
@@ -130,18 +131,20 @@ pub fn keep_item_headings(cx: &Context, groups: &Groups, keep: &mut [bool]) -> u
         .sum()
 }
 
-/// A thread's posts: on a page that names itself a thread, the group of markup twins whose
-/// items hold the most words outside links is its posts when those are at least
+/// A thread's posts: the group of markup twins whose items hold the most words outside links
+/// is its posts when those are at least
 /// [`RuleOptions::min_posts_share`](super::RuleOptions::min_posts_share) of the page's words
-/// outside links. When the model kept less than half of the posts' words, the scored visible
-/// text of every post is kept: a forum engine writes every post from one template, so they
-/// share a fate, and a model that has seen comments as chrome on other sites' pages drops the
-/// thread or keeps only its opening post. Returns how many text nodes it restored.
+/// outside links, and the page names itself a thread (`named`: schema.org type or URL) or every
+/// item lies in a region named as forum engines name posts ([`FORUM_GROUP_BIT`]). When the
+/// model kept less than half of the posts' words, the scored visible text of every post is
+/// kept: a forum engine writes every post from one template, so they share a fate, and a
+/// model that has seen comments as chrome on other sites' pages drops the thread or keeps only
+/// its opening post. Returns how many text nodes it restored.
 ///
 /// # Complexity
 /// O(n): one walk over each group's items (nested twins count once in a group), then two over
 /// the chosen group's subtrees (kept words, then keeping).
-pub fn keep_posts(cx: &Context, groups: &Groups, keep: &mut [bool]) -> usize {
+pub fn keep_posts(cx: &Context, groups: &Groups, named: bool, keep: &mut [bool]) -> usize {
     let prose = |i: usize| (cx.counts[i].words - cx.counts[i].linked_words) as u64;
     let Some((words, items)) = groups
         .all()
@@ -150,6 +153,13 @@ pub fn keep_posts(cx: &Context, groups: &Groups, keep: &mut [bool]) -> usize {
     else {
         return 0;
     };
+    if !named
+        && items
+            .iter()
+            .any(|&i| cx.regions.groups[i] & FORUM_GROUP_BIT == 0)
+    {
+        return 0;
+    }
     let (num, den) = cx.opts.min_posts_share;
     if words == 0 || words * u64::from(den) < prose(0) * u64::from(num) {
         return 0;
