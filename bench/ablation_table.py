@@ -24,7 +24,7 @@ READS = {
     "forum-replies": "class names (comment regions) and markup twins",
     "declared-discussion": "schema.org page type (DiscussionForumPosting, QAPage)",
     "thread-url": "forum engines' thread URL conventions",
-    "thread-posts": "schema.org page type or thread URL conventions, repeated markup (posts)",
+    "thread-posts": "schema.org page type, thread URL conventions or forum post class names, repeated markup (posts)",
     "main-start": "WCAG skip link, HTML <main>",
     "twin-items": "repeated markup (a list's items)",
     "item-headings": "HTML headings of repeated items",
