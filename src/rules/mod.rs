@@ -13,7 +13,7 @@
 //! | 1 | `forum-replies` | a forum thread's replies marked up as its opening post are kept, and the thread is spared the `comments` pass ([`comments::keep_replies`]); runs only with `comments` |
 //! | 2 | `declared-discussion` | a page that declares itself a discussion by schema.org type (`DiscussionForumPosting`, a forum thread; `QAPage`, a question with its answers; microdata or JSON-LD) keeps its comment regions: its comments are its content ([`crate::features::PageFeatures::declares_discussion`]); runs only with `comments` |
 //! | 3 | `thread-url` | a page whose URL names a forum thread by its engine's path convention (a `threads`, `t`, `topic`, `questions` or `comments` segment before one holding an id; `showthread`, `viewtopic`, `showtopic` scripts: [`crate::url::names_thread`]) keeps its comment regions, as `declared-discussion` does; runs only with `comments` |
-//! | 4 | `thread-posts` | on a page that declares itself a discussion or whose URL names a thread (as for rules 2 and 3), or whose posts are named as forum engines name them (every item in a region of the `cls_forum` group: `message`, `postbody`, …), when the model kept less than half of the words of the page's largest group of markup twins and that group holds at least half of the page's words outside links, every item of the group (each post) is kept ([`twins::keep_posts`]); posts found by their names make the page a thread, whose comment regions `comments` then spares |
+//! | 4 | `thread-posts` | on a page that declares itself a discussion or whose URL names a thread (as for rules 2 and 3), or whose posts are named as forum engines name them (every item in a region of the `cls_forum` group: `message`, `postbody`, …), when the model kept less than half of the words of the page's largest group of markup twins and that group holds at least half of the page's words outside links, every item of the group (each post) is kept ([`twins::keep_posts`]); posts restored by their names make the page a thread, whose comment regions `comments` then spares |
 //! | 5 | `main-start` | the page's own main element (skip-link target, else `<main>`) is kept when the model kept almost nothing ([`bypass::recover_main`]) |
 //! | 6 | `twin-items` | the few dropped items of a list or grid whose markup twins were mostly kept are kept ([`twins::keep_twins`]) |
 //! | 7 | `item-headings` | the headings (`h1`–`h6`) of the kept items of such a mostly kept group are kept: an item is one unit with its heading ([`twins::keep_item_headings`]) |
@@ -102,8 +102,9 @@ pub fn main_keep(
         if posts {
             let named = f.declares_discussion || f.thread_url;
             let restored = twins::keep_posts(&cx, &groups, named, &mut mask);
-            // Posts found by their forum engine's names make the page a thread: they may sit
-            // in comment regions too (vBulletin's `DiscussionBoard-message`).
+            // Posts restored by their forum engine's names make the page a thread: they may
+            // sit in comment regions too (vBulletin's `DiscussionBoard-message`). Where the
+            // model kept them, the comment regions are left to `comments`.
             thread |= !named && restored > 0;
         }
         if on(Rule::TwinItems) {
