@@ -35,6 +35,7 @@ READS = {
     "page-header-footer": "HTML sectioning, ARIA banner/contentinfo",
     "related-links": "class names (related)",
     "reviews": "schema.org page type (Product, not Article), class names (review)",
+    "link-lists": "schema.org/OpenGraph page type (Article), link density",
     "before-main": "WCAG skip link, HTML <main>",
     "only-chrome": "HTML/ARIA landmarks",
     "repeats": "repeated text (page property)",
@@ -43,7 +44,7 @@ READS = {
 }
 GENERIC = {
     "declared-discussion", "thread-posts", "main-start", "twin-items", "item-headings", "asides", "page-header-footer", "before-main", "only-chrome",
-    "repeats",
+    "repeats", "link-lists",
 }
 FALLBACK = {"lowest-fallback", "blocks-fallback"}
 

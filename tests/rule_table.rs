@@ -88,6 +88,29 @@ struct Row {
 /// A sentence of 15 words, repeated by the `repeats` row.
 const SENTENCE: &str = "The watch that started it all is back in its next form, a decade later.";
 
+/// JSON-LD declaring a news article.
+const NEWS_ARTICLE: &str = r#"<script type=application/ld+json>{"@context":"https://schema.org","@type":"NewsArticle"}</script>"#;
+
+/// An article of `prose` under a title, in a page whose head holds `head`, followed by a "More
+/// from Film" box of four linked headlines (27 words, 25 in links, 5 links).
+fn link_list_page(prose: &str, head: &str) -> String {
+    let stories: String = [
+        "Beckham is back in the news",
+        "Stewart reveals his morning routine",
+        "Vikander trains for the next role",
+        "Reynolds explains the film's ending",
+    ]
+    .iter()
+    .enumerate()
+    .map(|(k, t)| format!("<div class=story><a href=/film/s{k}>{t}</a></div>"))
+    .collect();
+    format!(
+        "<head>{head}</head><body><article><h1>Mill reopens on Monday</h1><p>{prose}</p>\
+         <div class=feed><span>More from</span> <a href=/film>Film</a>{stories}</div>\
+         </article></body>"
+    )
+}
+
 fn rows() -> Vec<Row> {
     let row = |rule, html: String, empty, counts| Row {
         rule,
@@ -383,6 +406,21 @@ fn rows() -> Vec<Row> {
                 ("Top ten mills", 1, 0),
             ],
         ),
+        // A news article (JSON-LD NewsArticle) with a "More from" box of four linked
+        // headlines: 25 of its 27 words in links (≥ 9/10), 5 links (≥ 3); the article's 124
+        // words of prose outside links outweigh it and are ≥ 100, so the box leaves.
+        row(
+            Rule::LinkLists,
+            link_list_page(&words("a", 120), NEWS_ARTICLE),
+            (false, false),
+            &[
+                ("Mill reopens on Monday", 1, 1),
+                ("a119", 1, 1),
+                ("More from", 1, 0),
+                ("Beckham", 1, 0),
+                ("Stewart", 1, 0),
+            ],
+        ),
         // A skip link to #content, with a menu line before the target: 31 words kept from the
         // target on (≥ 20), so the link and the menu leave.
         row(
@@ -663,4 +701,35 @@ fn posts_named_as_a_forum_s_make_the_page_a_thread() {
     assert!(!comments.contains("post0 says") && comments.contains("a99"));
     let neutral = html.replace("message", "box");
     assert!(!main_text(&neutral, both, None, url).contains("post3 says"));
+}
+
+#[test]
+fn link_lists_leave_only_an_article_that_outweighs_them() {
+    // The link-lists row's page: its box leaves. It stays on a page that declares no article,
+    // when the prose outside links is under 100 words (60) or under the boxes' words, and a
+    // table of contents (links into the page) stays beside a box that leaves.
+    let lists = RuleSet::NONE.with(Rule::LinkLists);
+    let text = |html: &str| main_text(html, lists, None, None);
+    let row = row_of(Rule::LinkLists);
+    assert!(!text(&row.html).contains("Beckham"));
+    assert!(text(&link_list_page(&words("a", 120), "")).contains("Beckham"));
+    assert!(text(&link_list_page(&words("a", 60), NEWS_ARTICLE)).contains("Beckham"));
+    // Five boxes (135 words) outweigh the 124 words of prose.
+    let feed =
+        &row.html[row.html.find("<div class=feed>").unwrap()..row.html.find("</article>").unwrap()];
+    let five = row.html.replace(feed, &feed.repeat(5));
+    assert!(text(&five).contains("Beckham"));
+    // 18 words, all in 3 links: a link list but for its targets.
+    let toc = "<ul class=toc><li><a href=#a>Tides and the old harbour wall</a></li>\
+               <li><a href=#b>Weirs built along the river</a></li>\
+               <li><a href=#c>Wheels and millstones of the old town</a></li></ul>";
+    let with_toc = row.html.replace("<h1>", &format!("{toc}<h1>"));
+    assert_ne!(with_toc, row.html);
+    let kept = text(&with_toc);
+    assert!(
+        kept.contains("Wheels and millstones") && !kept.contains("Beckham"),
+        "{kept}"
+    );
+    let toc_out = text(&with_toc.replace("href=#", "href=/guide#"));
+    assert!(!toc_out.contains("Wheels and millstones"), "{toc_out}");
 }

@@ -141,6 +141,9 @@ pub struct PageFeatures {
     /// content (a review article or a blog marking up the products it discusses declares an
     /// article too).
     pub declares_product: bool,
+    /// Whether the page declares itself an article (schema.org Article, NewsArticle,
+    /// BlogPosting and kin; OpenGraph `og:type` article): its content is prose.
+    pub declares_article: bool,
     /// Whether the page's URL names a forum thread by its engine's path convention
     /// ([`url::names_thread`]); not a model column, read by the `thread-url` rule.
     pub thread_url: bool,
@@ -439,6 +442,7 @@ pub fn compute_with_layout(
         declares_discussion: declared & names::declared::DISCUSSION != 0,
         declares_product: declared & (names::declared::PRODUCT | names::declared::ARTICLE)
             == names::declared::PRODUCT,
+        declares_article: declared & names::declared::ARTICLE != 0,
         thread_url: url.is_some_and(url::names_thread),
         keys,
         marks,

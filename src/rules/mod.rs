@@ -24,11 +24,12 @@
 //! | 12 | `page-header-footer` | the page's own banner and content-info landmarks leave, but the one holding the title heading |
 //! | 13 | `related-links` | lists of related links leave |
 //! | 14 | `reviews` | on a page that declares a product and no article by schema.org type or `og:type` (a shop's product page, [`crate::features::PageFeatures::declares_product`]), the customer reviews (`itemprop=review`, ids and classes named review or testimonial) leave |
-//! | 15 | `before-main` | what precedes the page's main start and its title heading leaves ([`bypass::drop_bypassed`]) |
-//! | 16 | `only-chrome` | a page whose few kept words all lie in its chrome landmarks has no main content ([`comments::only_chrome`]) |
-//! | 17 | `repeats` | the second copy of a repeated passage leaves ([`crate::features::repeats::drop_repeats`]) |
-//! | 18 | `blocks-fallback` | when nothing is kept, boilerpipe's content blocks outside the chrome are |
-//! | 19 | `lowest-fallback` | when that is nothing too, the least template-like text that is not chrome is |
+//! | 15 | `link-lists` | on a page that declares an article by schema.org type or `og:type`, blocks of nearly all link text ("More from", "Latest", tag lists: at least 3 links, 15 words, 9/10 of them in links; no in-page link) leave when the article's prose (kept words outside them and outside links) outweighs them and holds 100 words ([`links::drop_link_lists`]) |
+//! | 16 | `before-main` | what precedes the page's main start and its title heading leaves ([`bypass::drop_bypassed`]) |
+//! | 17 | `only-chrome` | a page whose few kept words all lie in its chrome landmarks has no main content ([`comments::only_chrome`]) |
+//! | 18 | `repeats` | the second copy of a repeated passage leaves ([`crate::features::repeats::drop_repeats`]) |
+//! | 19 | `blocks-fallback` | when nothing is kept, boilerpipe's content blocks outside the chrome are |
+//! | 20 | `lowest-fallback` | when that is nothing too, the least template-like text that is not chrome is |
 //!
 //! Rules 8–14 each drop their regions only when the page keeps at least
 //! [`RuleOptions::min_article_words`] words outside them: the regions then belong to an
@@ -40,6 +41,7 @@
 pub mod bypass;
 pub mod comments;
 pub mod context;
+pub mod links;
 pub mod options;
 pub mod twins;
 
@@ -137,6 +139,10 @@ pub fn main_keep(
     .map(|(_, bits, spared)| (bits, spared))
     .collect();
     comments::drop_regions(&cx, &passes, &mut mask);
+    // An article's content is prose: its lists of links point away from it.
+    if on(Rule::LinkLists) && f.declares_article {
+        links::drop_link_lists(&cx, f.title_heading, &mut mask);
+    }
     if let Some(start) = start.filter(|_| on(Rule::BeforeMain)) {
         bypass::drop_bypassed(&cx, start, f.title_heading, &mut mask);
     }

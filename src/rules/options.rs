@@ -35,6 +35,8 @@ pub enum Rule {
     RelatedLinks,
     /// A product page's customer reviews leave.
     Reviews,
+    /// On a page that declares an article, blocks of nearly all link text leave.
+    LinkLists,
     /// What precedes the page's main start (and its title) leaves.
     BeforeMain,
     /// A page whose few kept words are all chrome has no main content.
@@ -49,7 +51,7 @@ pub enum Rule {
 
 impl Rule {
     /// Every rule, in the order the rules run.
-    pub const ALL: [Rule; 19] = [
+    pub const ALL: [Rule; 20] = [
         Rule::ForumReplies,
         Rule::DeclaredDiscussion,
         Rule::ThreadUrl,
@@ -64,6 +66,7 @@ impl Rule {
         Rule::PageHeaderFooter,
         Rule::RelatedLinks,
         Rule::Reviews,
+        Rule::LinkLists,
         Rule::BeforeMain,
         Rule::OnlyChrome,
         Rule::Repeats,
@@ -88,6 +91,7 @@ impl Rule {
             Rule::PageHeaderFooter => "page-header-footer",
             Rule::RelatedLinks => "related-links",
             Rule::Reviews => "reviews",
+            Rule::LinkLists => "link-lists",
             Rule::BeforeMain => "before-main",
             Rule::OnlyChrome => "only-chrome",
             Rule::Repeats => "repeats",
@@ -132,6 +136,9 @@ impl Rule {
             Rule::RelatedLinks => "lists of related links leave",
             Rule::Reviews => {
                 "a page declaring a product and no article (schema.org, og:type) loses its customer reviews"
+            }
+            Rule::LinkLists => {
+                "a page declaring an article (schema.org, og:type) loses its blocks of nearly all link text"
             }
             Rule::BeforeMain => "what precedes the page's main start and its title heading leaves",
             Rule::OnlyChrome => {
@@ -234,6 +241,13 @@ pub struct RuleOptions {
     pub recover_below_share: (u32, u32),
     /// `repeats`: kept words a repeated passage has at least (default 10).
     pub min_repeat_words: u32,
+    /// `link-lists`: links a link list holds at least (default 3).
+    pub min_list_links: u32,
+    /// `link-lists`: words a link list holds at least (default 15).
+    pub min_list_words: u32,
+    /// `link-lists`: share of a link list's words inside links, as a fraction, at least
+    /// (default 9/10).
+    pub min_list_link_share: (u32, u32),
 }
 
 impl Default for RuleOptions {
@@ -247,6 +261,9 @@ impl Default for RuleOptions {
             recover_below_page_words: 200,
             recover_below_share: (1, 5),
             min_repeat_words: crate::features::repeats::MIN_REPEAT_WORDS,
+            min_list_links: 3,
+            min_list_words: 15,
+            min_list_link_share: (9, 10),
         }
     }
 }
