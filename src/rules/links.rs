@@ -29,8 +29,8 @@ use crate::dom::{Kind, Tag};
 ///
 /// # Complexity
 /// O(n): one walk finds the lists (each candidate's subtree is scanned for in-page links once,
-/// then skipped), one counts the prose outside them, and the lists' subtrees are walked twice
-/// more (count, clear).
+/// then skipped), one counts the prose, and the lists' subtrees are walked three times more
+/// (their kept words, their prose, clearing).
 pub fn drop_link_lists(cx: &Context, title: Option<usize>, keep: &mut [bool]) -> usize {
     let (dom, opts) = (cx.dom, cx.opts);
     let n = dom.len();
@@ -63,21 +63,14 @@ pub fn drop_link_lists(cx: &Context, title: Option<usize>, keep: &mut [bool]) ->
         return 0;
     }
     let inside: u64 = lists.iter().map(|&(a, b)| cx.kept_words(keep, a..b)).sum();
-    // The article's prose: kept words outside the lists and outside links (the lists are
-    // disjoint and in document order).
-    let mut prose = 0u64;
-    let (mut i, mut next) = (0, lists.iter().peekable());
-    while i < n {
-        if let Some(&&(a, b)) = next.peek().filter(|&&&(a, _)| a == i) {
-            next.next();
-            i = b.max(a + 1);
-            continue;
-        }
-        if cx.is_visible_text(i) && keep[i] && cx.counts[i].linked_words == 0 {
-            prose += cx.counts[i].words as u64;
-        }
-        i += 1;
-    }
+    // The article's prose: kept words outside links, less those of the lists.
+    let unlinked = |nodes: std::ops::Range<usize>| -> u64 {
+        nodes
+            .filter(|&i| cx.is_visible_text(i) && keep[i] && cx.counts[i].linked_words == 0)
+            .map(|i| cx.counts[i].words as u64)
+            .sum()
+    };
+    let prose = unlinked(0..n) - lists.iter().map(|&(a, b)| unlinked(a..b)).sum::<u64>();
     if inside == 0 || prose < inside.max(opts.min_article_words as u64) {
         return 0;
     }
