@@ -28,6 +28,7 @@ READS = {
     "main-start": "WCAG skip link, HTML <main>",
     "twin-items": "repeated markup (a list's items)",
     "item-headings": "HTML headings of repeated items",
+    "item-labels": "repeated markup and text (links and buttons in every item)",
     "comments": "class names (comment regions)",
     "inline-chrome": "class names (share, skip, search)",
     "galleries": "class names (gallery)",
@@ -43,7 +44,7 @@ READS = {
     "blocks-fallback": "fallback when nothing is kept",
 }
 GENERIC = {
-    "declared-discussion", "thread-posts", "main-start", "twin-items", "item-headings", "asides", "page-header-footer", "before-main", "only-chrome",
+    "declared-discussion", "thread-posts", "main-start", "twin-items", "item-headings", "item-labels", "asides", "page-header-footer", "before-main", "only-chrome",
     "repeats", "link-lists",
 }
 FALLBACK = {"lowest-fallback", "blocks-fallback"}

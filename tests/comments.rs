@@ -16,7 +16,7 @@ use pagelevel::features::{self, FeatureOptions, PageFeatures};
 use pagelevel::model::Model;
 use pagelevel::output::text::render_text;
 use pagelevel::pipeline::{analyze, Options};
-use pagelevel::rules::comments::{drop_regions, keep_replies, only_chrome};
+use pagelevel::rules::comments::{drop_regions, keep_replies, only_chrome, Pass};
 use pagelevel::rules::Context;
 use pagelevel::rules::{Rule, RuleOptions, RuleSet};
 use pagelevel::Page;
@@ -66,7 +66,7 @@ fn dropped_bits(html: &str, unkept: &str, bits: u32) -> (String, bool) {
         html.as_bytes(),
         not_containing(unkept),
         |dom, pf, cx, mut keep| {
-            let cleared = drop_regions(cx, &[(bits, None)], &mut keep);
+            let cleared = drop_regions(cx, &[Pass::new(bits)], &mut keep);
             (render_text(dom, &pf.visible, &keep), cleared > 0)
         },
     )
@@ -120,6 +120,44 @@ fn inline_chrome_leaves_an_article() {
     let (text, did) = dropped_in(&article_with_chrome(99), "", true);
     assert!(!did);
     assert!(text.contains("Share on Facebook"), "{text}");
+}
+
+#[test]
+fn a_region_outweighing_the_page_is_not_a_control() {
+    // A shop's results sit in a wrapper named as a search control: 150 words in it, 120 outside
+    // (a 4-word heading and 116 words of intro), and a 3-word search box.
+    let html = format!(
+        "<body><form class=site-search><button>Search the shop</button></form>\
+         <div class=intro><h2>{}</h2><p>{}</p></div>\
+         <div id=search-page-wrapper><ul><li>{}</li><li>{}</li></ul></div></body>",
+        words("t", 4),
+        words("a", 116),
+        words("b", 75),
+        words("c", 75),
+    );
+    let run = |spare_outweighing: bool| {
+        on_page(
+            html.as_bytes(),
+            not_containing(""),
+            |dom, pf, cx, mut keep| {
+                let pass = Pass {
+                    spare_outweighing,
+                    ..Pass::new(INLINE_CHROME_BITS)
+                };
+                drop_regions(cx, &[pass], &mut keep);
+                render_text(dom, &pf.visible, &keep)
+            },
+        )
+    };
+    // 150 > 120: the wrapper is content; the 3-word box is still a control.
+    let text = run(true);
+    assert!(text.contains("b0 ") && text.contains("c74"), "{text}");
+    assert!(text.contains("a115"), "{text}");
+    assert_lacks(&text, &["Search the shop"]);
+    // Without the outweighing test the wrapper leaves with the box.
+    let text = run(false);
+    assert_lacks(&text, &["b0 ", "c74", "Search the shop"]);
+    assert!(text.contains("a115"), "{text}");
 }
 
 /// An article of `n` words, then a thread of two comments in `<ol class=commentlist>`.

@@ -289,6 +289,36 @@ fn rows() -> Vec<Row> {
                 ("More from the shop", 0, 0),
             ],
         ),
+        // Four posts of one template, each with a "Reply" button and a "Report post" link
+        // (4 of 4 items ≥ half and ≥ 3): both labels leave from every post. The poster's name is
+        // a link in two posts only (2 < 3), and "42" holds no letter: both stay.
+        row(
+            Rule::ItemLabels,
+            {
+                let post = |who: &str, text: &str| {
+                    format!(
+                        "<div class=post><p class=by><a href=/u>{who}</a></p><p>{text}</p>\
+                         <p class=tools><button>Reply</button> <a href=/r>Report post</a> \
+                         <a href=/v>42</a></p></div>"
+                    )
+                };
+                format!(
+                    "<body><h1>Which plane first</h1><div class=thread>{}{}{}{}</div></body>",
+                    post("ann", "Start with a block plane for end grain"),
+                    post("ann", "A jack plane does most of the work"),
+                    post("bo", "Buy a used smoothing plane and tune it"),
+                    post("cy", "Sharpening matters more than the plane")
+                )
+            },
+            (false, false),
+            &[
+                ("Reply", 4, 0),
+                ("Report post", 4, 0),
+                ("ann", 2, 2),
+                ("42", 4, 4),
+                ("Start with a block plane", 1, 1),
+            ],
+        ),
         // 4 + 116 words outside the thread (≥ 100): the thread leaves, the article stays.
         row(
             Rule::Comments,

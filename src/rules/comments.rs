@@ -4,7 +4,10 @@
 //! gold leave them out, as WCXB's does on article pages), but they are prose, so the classifier
 //! often keeps them, and a long thread outweighs the article it answers. Share bars,
 //! screen-reader and skip text, and search or account controls that sit inside a kept article
-//! are not content either. [`drop_regions`] drops the kept text inside such regions (an element
+//! are not content either, but a control is small: a region named as one that holds the page's
+//! title heading, its main start or more kept words than the rest of the page is the page's
+//! content under a control's name (a shop's results in `#search-page-wrapper`), and stays.
+//! [`drop_regions`] drops the kept text inside such regions (an element
 //! whose id or class names them, and everything under it: [`COMMENT_GROUP_BIT`], then
 //! [`INLINE_CHROME_BITS`](crate::features::names::INLINE_CHROME_BITS) of the class-name groups) when the page keeps at least
 //! [`RuleOptions::min_article_words`](super::RuleOptions::min_article_words) words outside them, an article body they belong to. The pipeline runs
@@ -33,37 +36,90 @@ use crate::features::names::CHROME_LANDMARK_BITS;
 use crate::features::names::COMMENT_GROUP_BIT;
 use rustc_hash::FxHashSet;
 
+/// One pass of [`drop_regions`]: the group bits of its regions, the nodes (the page's title
+/// heading, its main start) whose outermost region element it spares with its subtree, and
+/// whether a region outweighing the rest of the page is spared too.
+#[derive(Clone, Copy, Debug)]
+pub struct Pass {
+    /// The [`Regions`] group bits of the pass's regions.
+    pub bits: u32,
+    /// Nodes whose outermost region element, with its subtree, is spared.
+    pub spared: [Option<usize>; 2],
+    /// Spare an outermost region element whose kept words outnumber those outside every
+    /// region: controls (a search box, an account menu) are small, so a region holding most of
+    /// the page is its content under a control's name (`<section id=main class=min-search-…>`,
+    /// `#search-page-wrapper`).
+    pub spare_outweighing: bool,
+}
+
+impl Pass {
+    /// A pass over the regions of `bits` that spares nothing.
+    pub const fn new(bits: u32) -> Self {
+        Pass {
+            bits,
+            spared: [None; 2],
+            spare_outweighing: false,
+        }
+    }
+}
+
 /// Clears `keep` on the text nodes inside the regions of each pass in turn (the nodes whose
-/// [`Regions`] group bits have one of the pass's bits) when the visible text nodes kept outside
-/// them hold at least [`RuleOptions::min_article_words`](super::RuleOptions::min_article_words) words; returns how many kept visible text nodes it
-/// cleared. A pass is its bits and, optionally, a node (the page's title heading) whose region
-/// it spares: the subtree of the outermost region element holding that node. `keep` is per node
-/// (text nodes are read and cleared, elements left alone).
+/// [`Regions`] group bits have one of the pass's bits, less what the pass spares) when the
+/// visible text nodes kept outside them hold at least
+/// [`RuleOptions::min_article_words`](super::RuleOptions::min_article_words) words; returns how
+/// many kept visible text nodes it cleared. `keep` is per node (text nodes are read and
+/// cleared, elements left alone).
 ///
 /// # Complexity
-/// O(n) per pass of a group the page has: one walk to count, one to clear.
-pub fn drop_regions(cx: &Context, passes: &[(u32, Option<usize>)], keep: &mut [bool]) -> usize {
+/// O(n) per pass of a group the page has: one walk to count (plus one over the outermost
+/// region elements when it spares those outweighing the rest), one to clear.
+pub fn drop_regions(cx: &Context, passes: &[Pass], keep: &mut [bool]) -> usize {
     let (dom, opts) = (cx.dom, cx.opts);
     let n = dom.len();
     let Regions { groups, present } = &cx.regions;
     let mut cleared = 0;
-    for &(bits, spared) in passes {
+    let mut spare: Vec<std::ops::Range<usize>> = Vec::new();
+    for pass in passes {
+        let bits = pass.bits;
         if present & bits == 0 {
             continue;
         }
-        let mut spare = 0..0;
-        if let Some(mut r) = spared.filter(|&h| groups[h] & bits != 0) {
+        let outermost = |mut r: usize| {
             while let Some(p) = dom.parent(r).filter(|&p| groups[p] & bits != 0) {
                 r = p;
             }
-            spare = r..dom.node(r).end as usize;
-        }
-        let region = |i: usize| groups[i] & bits != 0 && !spare.contains(&i);
-        let outside = cx.kept_words(keep, (0..n).filter(|&i| !region(i)));
+            r..dom.node(r).end as usize
+        };
+        spare.clear();
+        spare.extend(
+            pass.spared
+                .iter()
+                .flatten()
+                .filter(|&&h| groups[h] & bits != 0)
+                .map(|&h| outermost(h)),
+        );
+        let region = |i: usize, spare: &[std::ops::Range<usize>]| {
+            groups[i] & bits != 0 && !spare.iter().any(|s| s.contains(&i))
+        };
+        let outside = cx.kept_words(keep, (0..n).filter(|&i| !region(i, &spare)));
         if outside < opts.min_article_words as u64 {
             continue;
         }
-        cleared += cx.clear_text(keep, (0..n).filter(|&i| region(i)));
+        if pass.spare_outweighing {
+            let mut i = 0;
+            while i < n {
+                if !region(i, &spare) {
+                    i += 1;
+                    continue;
+                }
+                let end = dom.node(i).end as usize;
+                if cx.kept_words(keep, i..end) > outside {
+                    spare.push(i..end);
+                }
+                i = end;
+            }
+        }
+        cleared += cx.clear_text(keep, (0..n).filter(|&i| region(i, &spare)));
     }
     cleared
 }

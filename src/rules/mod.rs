@@ -17,26 +17,28 @@
 //! | 5 | `main-start` | the page's own main element (skip-link target, else `<main>`) is kept when the model kept almost nothing ([`bypass::recover_main`]) |
 //! | 6 | `twin-items` | the few dropped items of a list or grid whose markup twins were mostly kept are kept ([`twins::keep_twins`]) |
 //! | 7 | `item-headings` | the headings (`h1`–`h6`) of the kept items of such a mostly kept group are kept: an item is one unit with its heading ([`twins::keep_item_headings`]) |
-//! | 8 | `comments` | comment threads under an article leave ([`comments::drop_regions`]) |
-//! | 9 | `inline-chrome` | share bars, skip and screen-reader text, search and account controls leave |
-//! | 10 | `galleries` | photo galleries' captions leave |
-//! | 11 | `asides` | the complementary landmark (`<aside>`, `role=complementary`) leaves |
-//! | 12 | `page-header-footer` | the page's own banner and content-info landmarks leave, but the one holding the title heading |
-//! | 13 | `related-links` | lists of related links leave |
-//! | 14 | `reviews` | on a page that declares a product and no article by schema.org type or `og:type` (a shop's product page, [`crate::features::PageFeatures::declares_product`]), the customer reviews (`itemprop=review`, ids and classes named review or testimonial) leave |
-//! | 15 | `link-lists` | on a page that declares an article by schema.org type or `og:type`, blocks of nearly all link text ("More from", "Latest", tag lists: at least 3 links, 15 words, 9/10 of them in links; no in-page link) leave when the article's prose (kept words outside them and outside links) outweighs them and holds 100 words ([`links::drop_link_lists`]) |
-//! | 16 | `before-main` | what precedes the page's main start and its title heading leaves ([`bypass::drop_bypassed`]) |
-//! | 17 | `only-chrome` | a page whose few kept words all lie in its chrome landmarks has no main content ([`comments::only_chrome`]) |
-//! | 18 | `repeats` | the second copy of a repeated passage leaves ([`crate::features::repeats::drop_repeats`]) |
-//! | 19 | `blocks-fallback` | when nothing is kept, boilerpipe's content blocks outside the chrome are |
-//! | 20 | `lowest-fallback` | when that is nothing too, the least template-like text that is not chrome is |
+//! | 8 | `item-labels` | the controls of a list's items leave: a link's or button's text of at most 4 words, holding a letter, that recurs (case aside) in at least half of a group's markup twins and in 3 ("Reply", "Report", "Add to favorites"), as one template writes it into every item ([`twins::drop_item_labels`]) |
+//! | 9 | `comments` | comment threads under an article leave ([`comments::drop_regions`]) |
+//! | 10 | `inline-chrome` | share bars, skip and screen-reader text, search and account controls leave; a region holding the title heading or the main start, or more kept words than the rest of the page, is content under a control's name (`#search-page-wrapper`) and stays |
+//! | 11 | `galleries` | photo galleries' captions leave |
+//! | 12 | `asides` | the complementary landmark (`<aside>`, `role=complementary`) leaves |
+//! | 13 | `page-header-footer` | the page's own banner and content-info landmarks leave, but the one holding the title heading |
+//! | 14 | `related-links` | lists of related links leave |
+//! | 15 | `reviews` | on a page that declares a product and no article by schema.org type or `og:type` (a shop's product page, [`crate::features::PageFeatures::declares_product`]), the customer reviews (`itemprop=review`, ids and classes named review or testimonial) leave |
+//! | 16 | `link-lists` | on a page that declares an article by schema.org type or `og:type`, blocks of nearly all link text ("More from", "Latest", tag lists: at least 3 links, 15 words, 9/10 of them in links; no in-page link) leave when the article's prose (kept words outside them and outside links) outweighs them and holds 100 words ([`links::drop_link_lists`]) |
+//! | 17 | `before-main` | what precedes the page's main start and its title heading leaves ([`bypass::drop_bypassed`]) |
+//! | 18 | `only-chrome` | a page whose few kept words all lie in its chrome landmarks has no main content ([`comments::only_chrome`]) |
+//! | 19 | `repeats` | the second copy of a repeated passage leaves ([`crate::features::repeats::drop_repeats`]) |
+//! | 20 | `blocks-fallback` | when nothing is kept, boilerpipe's content blocks outside the chrome are |
+//! | 21 | `lowest-fallback` | when that is nothing too, the least template-like text that is not chrome is |
 //!
-//! Rules 8–14 each drop their regions only when the page keeps at least
+//! Rules 9–15 each drop their regions only when the page keeps at least
 //! [`RuleOptions::min_article_words`] words outside them: the regions then belong to an
 //! article; otherwise they may be the page's content (a forum, a gallery page).
 //!
 //! # Complexity
-//! Each rule is O(n) on a page of n nodes (see each function), so all are O(n).
+//! Each rule is O(n) on a page of n nodes (see each function), but `item-labels`, O(n · d) for d
+//! the depth of a text node below its list item.
 
 pub mod bypass;
 pub mod comments;
@@ -52,6 +54,7 @@ use crate::features::names::{
 };
 use crate::features::PageFeatures;
 use crate::segment::Segmentation;
+use comments::Pass;
 pub use context::{Context, Regions};
 pub use options::{Rule, RuleOptions, RuleSet};
 
@@ -99,7 +102,7 @@ pub fn main_keep(
         bypass::recover_main(&cx, start, &mut mask);
     }
     let posts = on(Rule::ThreadPosts);
-    if posts || on(Rule::TwinItems) || on(Rule::ItemHeadings) {
+    if posts || on(Rule::TwinItems) || on(Rule::ItemHeadings) || on(Rule::ItemLabels) {
         let groups = twins::Groups::new(&cx);
         if posts {
             let named = f.declares_discussion || f.thread_url;
@@ -115,19 +118,36 @@ pub fn main_keep(
         if on(Rule::ItemHeadings) {
             twins::keep_item_headings(&cx, &groups, &mut mask);
         }
+        if on(Rule::ItemLabels) {
+            twins::drop_item_labels(&cx, &groups, &mut mask);
+        }
     }
-    let passes: Vec<(u32, Option<usize>)> = [
-        (Rule::Comments, COMMENT_GROUP_BIT, None),
-        (Rule::InlineChrome, INLINE_CHROME_BITS, None),
-        (Rule::Galleries, GALLERY_GROUP_BIT, None),
-        (Rule::Asides, ASIDE_LANDMARK_BIT, None),
-        // A page-level header that holds the title heading is the article's own.
-        (Rule::PageHeaderFooter, PAGE_LANDMARK_BIT, f.title_heading),
-        (Rule::RelatedLinks, RELATED_GROUP_BIT, None),
-        (Rule::Reviews, REVIEW_GROUP_BIT, None),
+    let passes: Vec<comments::Pass> = [
+        (Rule::Comments, Pass::new(COMMENT_GROUP_BIT)),
+        (
+            Rule::InlineChrome,
+            Pass {
+                // A control never holds the title heading or the page's main start.
+                spared: [f.title_heading, f.main_start],
+                spare_outweighing: true,
+                ..Pass::new(INLINE_CHROME_BITS)
+            },
+        ),
+        (Rule::Galleries, Pass::new(GALLERY_GROUP_BIT)),
+        (Rule::Asides, Pass::new(ASIDE_LANDMARK_BIT)),
+        (
+            Rule::PageHeaderFooter,
+            // A page-level header that holds the title heading is the article's own.
+            Pass {
+                spared: [f.title_heading, None],
+                ..Pass::new(PAGE_LANDMARK_BIT)
+            },
+        ),
+        (Rule::RelatedLinks, Pass::new(RELATED_GROUP_BIT)),
+        (Rule::Reviews, Pass::new(REVIEW_GROUP_BIT)),
     ]
     .into_iter()
-    .filter(|&(r, _, _)| {
+    .filter(|&(r, _)| {
         on(r)
             && match r {
                 Rule::Comments => !thread,
@@ -136,7 +156,7 @@ pub fn main_keep(
                 _ => true,
             }
     })
-    .map(|(_, bits, spared)| (bits, spared))
+    .map(|(_, pass)| pass)
     .collect();
     comments::drop_regions(&cx, &passes, &mut mask);
     // An article's content is prose: its lists of links point away from it.

@@ -21,6 +21,8 @@ pub enum Rule {
     TwinItems,
     /// The headings of a mostly kept list's kept items are kept too.
     ItemHeadings,
+    /// The links and buttons repeated verbatim across a list's items (its controls) leave.
+    ItemLabels,
     /// Comment threads under an article leave.
     Comments,
     /// Share bars, skip and screen-reader text, search and account controls leave.
@@ -51,7 +53,7 @@ pub enum Rule {
 
 impl Rule {
     /// Every rule, in the order the rules run.
-    pub const ALL: [Rule; 20] = [
+    pub const ALL: [Rule; 21] = [
         Rule::ForumReplies,
         Rule::DeclaredDiscussion,
         Rule::ThreadUrl,
@@ -59,6 +61,7 @@ impl Rule {
         Rule::MainStart,
         Rule::TwinItems,
         Rule::ItemHeadings,
+        Rule::ItemLabels,
         Rule::Comments,
         Rule::InlineChrome,
         Rule::Galleries,
@@ -84,6 +87,7 @@ impl Rule {
             Rule::MainStart => "main-start",
             Rule::TwinItems => "twin-items",
             Rule::ItemHeadings => "item-headings",
+            Rule::ItemLabels => "item-labels",
             Rule::Comments => "comments",
             Rule::InlineChrome => "inline-chrome",
             Rule::Galleries => "galleries",
@@ -124,9 +128,12 @@ impl Rule {
             Rule::ItemHeadings => {
                 "the headings (h1-h6) of the kept items of a mostly kept list are kept"
             }
+            Rule::ItemLabels => {
+                "the short link and button texts repeated in half a list's items (Reply, Add to cart) leave"
+            }
             Rule::Comments => "comment threads under an article leave",
             Rule::InlineChrome => {
-                "share bars, skip and screen-reader text, search and account controls leave"
+                "share bars, skip and screen-reader text, search and account controls leave, but not a region holding the title, the main start or most of the page"
             }
             Rule::Galleries => "photo galleries' captions leave",
             Rule::Asides => "the complementary landmark (<aside>, role=complementary) leaves",
@@ -248,6 +255,11 @@ pub struct RuleOptions {
     /// `link-lists`: share of a link list's words inside links, as a fraction, at least
     /// (default 9/10).
     pub min_list_link_share: (u32, u32),
+    /// `item-labels`: words an item label has at most (default 4).
+    pub max_label_words: u32,
+    /// `item-labels`: share of a group's items, as a fraction, a label recurs in at least
+    /// (default 1/2).
+    pub min_label_share: (u32, u32),
 }
 
 impl Default for RuleOptions {
@@ -264,6 +276,8 @@ impl Default for RuleOptions {
             min_list_links: 3,
             min_list_words: 15,
             min_list_link_share: (9, 10),
+            max_label_words: 4,
+            min_label_share: (1, 2),
         }
     }
 }

@@ -9,8 +9,9 @@
 //! name looks like a link list to the model when its description and price do not.
 
 use super::context::Context;
-use crate::dom::Kind;
+use crate::dom::{Kind, Tag};
 use crate::features::names::FORUM_GROUP_BIT;
+use rustc_hash::FxHashMap;
 
 /// Items a group needs before its majority speaks for the rest: a pair is no list.
 pub const MIN_TWINS: usize = 3;
@@ -173,4 +174,88 @@ pub fn keep_posts(cx: &Context, groups: &Groups, named: bool, keep: &mut [bool])
         return 0;
     }
     cx.keep_text(keep, ranges())
+}
+
+/// A case-folded hash of `text` trimmed, without allocating; `None` when it has no letter (a
+/// count, a price, a date: an item's data, not a label). O(|text|).
+fn label_key(text: &str) -> Option<u64> {
+    use std::hash::Hasher;
+    let text = text.trim();
+    if !text.chars().any(char::is_alphabetic) {
+        return None;
+    }
+    let mut h = rustc_hash::FxHasher::default();
+    for c in text.chars().flat_map(char::to_lowercase) {
+        h.write_u32(c as u32);
+    }
+    Some(h.finish())
+}
+
+/// Whether text node `t` lies in a link or a button below `item`: what a reader clicks.
+/// O(depth of `t` below `item`).
+fn in_control(dom: &crate::dom::Dom, t: usize, item: usize) -> bool {
+    let mut p = dom.parent(t);
+    while let Some(q) = p.filter(|&q| q > item) {
+        if matches!(dom.node(q).tag, Tag::A | Tag::BUTTON) {
+            return true;
+        }
+        p = dom.parent(q);
+    }
+    false
+}
+
+/// Drops the item labels of every group of markup twins ([`Groups`]): the text of a link or
+/// button inside an item, of at most
+/// [`RuleOptions::max_label_words`](super::RuleOptions::max_label_words) words and holding a
+/// letter, that recurs, case aside, in at least
+/// [`RuleOptions::min_label_share`](super::RuleOptions::min_label_share) of the group's items
+/// and in at least 3. A template writes the same control into every item ("Reply", "Report
+/// inappropriate content", "Add to favorites", "Choose options"), while an item's own name,
+/// link and data differ from item to item. Returns how many kept text nodes it cleared.
+///
+/// # Complexity
+/// O(Σ subtree sizes of the groups' items · d) for d the depth of a text node below its item:
+/// O(n · d) when no group nests in another's items, times the nesting depth of groups if some
+/// do. One hash map, reused across groups.
+pub fn drop_item_labels(cx: &Context, groups: &Groups, keep: &mut [bool]) -> usize {
+    let (dom, opts) = (cx.dom, cx.opts);
+    let (num, den) = opts.min_label_share;
+    // A label's key, the last item it was seen in, in how many items.
+    let mut seen: FxHashMap<u64, (usize, usize)> = FxHashMap::default();
+    let labels = |item: usize| {
+        (item..dom.node(item).end as usize).filter_map(move |t| {
+            let words = cx.counts[t].words;
+            (dom.node(t).kind == Kind::Text
+                && cx.visible[t]
+                && (1..=opts.max_label_words).contains(&words)
+                && in_control(dom, t, item))
+            .then(|| label_key(dom.text(t)))
+            .flatten()
+            .map(|k| (t, k))
+        })
+    };
+    let mut cleared = 0;
+    for items in groups.all() {
+        seen.clear();
+        for (k, &item) in items.iter().enumerate() {
+            for (_, key) in labels(item) {
+                let e = seen.entry(key).or_insert((usize::MAX, 0));
+                if e.0 != k {
+                    *e = (k, e.1 + 1);
+                }
+            }
+        }
+        let need = (items.len() * num as usize)
+            .div_ceil(den as usize)
+            .max(MIN_TWINS);
+        for &item in items {
+            for (t, key) in labels(item) {
+                if keep[t] && seen.get(&key).is_some_and(|e| e.1 >= need) {
+                    keep[t] = false;
+                    cleared += 1;
+                }
+            }
+        }
+    }
+    cleared
 }
