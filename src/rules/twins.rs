@@ -216,7 +216,7 @@ fn in_control(dom: &crate::dom::Dom, t: usize, item: usize) -> bool {
 /// # Complexity
 /// O(Σ subtree sizes of the groups' items · d) for d the depth of a text node below its item:
 /// O(n · d) when no group nests in another's items, times the nesting depth of groups if some
-/// do. One hash map, reused across groups.
+/// do: each item's subtree is walked once. One hash map and one list, reused across groups.
 pub fn drop_item_labels(cx: &Context, groups: &Groups, keep: &mut [bool]) -> usize {
     let (dom, opts) = (cx.dom, cx.opts);
     let (num, den) = opts.min_label_share;
@@ -234,11 +234,15 @@ pub fn drop_item_labels(cx: &Context, groups: &Groups, keep: &mut [bool]) -> usi
             .map(|k| (t, k))
         })
     };
+    // The group's label texts (node, key), found once and read by both passes.
+    let mut found: Vec<(usize, u64)> = Vec::new();
     let mut cleared = 0;
     for items in groups.all() {
         seen.clear();
+        found.clear();
         for (k, &item) in items.iter().enumerate() {
-            for (_, key) in labels(item) {
+            for (t, key) in labels(item) {
+                found.push((t, key));
                 let e = seen.entry(key).or_insert((usize::MAX, 0));
                 if e.0 != k {
                     *e = (k, e.1 + 1);
@@ -248,12 +252,10 @@ pub fn drop_item_labels(cx: &Context, groups: &Groups, keep: &mut [bool]) -> usi
         let need = (items.len() * num as usize)
             .div_ceil(den as usize)
             .max(MIN_TWINS);
-        for &item in items {
-            for (t, key) in labels(item) {
-                if keep[t] && seen.get(&key).is_some_and(|e| e.1 >= need) {
-                    keep[t] = false;
-                    cleared += 1;
-                }
+        for &(t, key) in &found {
+            if keep[t] && seen.get(&key).is_some_and(|e| e.1 >= need) {
+                keep[t] = false;
+                cleared += 1;
             }
         }
     }
