@@ -38,7 +38,7 @@ READS = {
     "reviews": "schema.org page type (Product, not Article), class names (review)",
     "link-lists": "schema.org/OpenGraph page type (Article), link density",
     "before-main": "WCAG skip link, HTML <main>",
-    "only-chrome": "HTML/ARIA landmarks",
+    "only-chrome": "HTML/ARIA landmarks, WCAG skip links",
     "repeats": "repeated text (page property)",
     "lowest-fallback": "fallback when nothing is kept",
     "blocks-fallback": "fallback when nothing is kept",

@@ -715,3 +715,20 @@ fn a_script_shell_of_chrome_has_no_main_content() {
     // Nothing kept is not chrome (the all-template fallback decides then).
     assert!(!chrome_only("<body><footer>Help</footer></body>", "Help"));
 }
+
+#[test]
+fn a_shell_whose_only_text_is_its_skip_link_has_no_main_content() {
+    // A shop's collection page rendered by script: a WCAG skip link to `#MainContent`, an empty
+    // main element, and a footer; the skip link is chrome by its own account.
+    let shell = "<body><a href=\"#MainContent\" class=\"skip-to-content-link visually-hidden\">\
+                 Skip to content</a><main id=MainContent></main>\
+                 <footer><p>Returns</p></footer></body>";
+    assert!(chrome_only(shell, ""));
+    assert_eq!(main_text_all_content(shell, false), "");
+    // A link to the same place whose text is not a skip text is the page's own.
+    let own = shell.replace("Skip to content", "Winter jackets");
+    assert!(!chrome_only(&own, ""));
+    assert!(main_text_all_content(&own, false).contains("Winter jackets"));
+    // A skip link whose target the page lacks is still a skip link, and still chrome.
+    assert!(chrome_only(&shell.replace("id=MainContent", ""), ""));
+}

@@ -36,17 +36,16 @@ pub fn is_skip_text(text: &str) -> bool {
     SKIP_TEXTS.contains(&joined.as_str())
 }
 
-/// Where the page's main content starts by its own account: the target of its first skip link
-/// to the main content (an `<a href="#id">` whose text [`is_skip_text`]; the first element with
-/// that `id` after the link), else `main_landmark`, its first `<main>` or `role=main` element
-/// ([`crate::features::PageFeatures::main_landmark`]). `None` when it has neither.
+/// The page's first few skip links to its main content (WCAG 2.4.1's bypass links): each
+/// `<a href="#id">` whose text [`is_skip_text`], as (the link element, the end of its subtree,
+/// the target `id`), at most [`MAX_SKIP_LINKS`] in document order.
 ///
 /// # Complexity
-/// O(n): one walk for the links (a link's subtree is read once, for its text), and after the
-/// first skip link one for the ids.
-pub fn main_start(dom: &Dom, main_landmark: Option<usize>) -> Option<usize> {
+/// O(n): one walk, each link's subtree read once for its text and then skipped.
+pub fn skip_links(dom: &Dom) -> Vec<(usize, usize, &str)> {
     let n = dom.len();
-    let mut links: Vec<(usize, &str)> = Vec::new();
+    let mut links = Vec::new();
+    let mut text = String::new();
     let mut i = 0;
     while i < n && links.len() < MAX_SKIP_LINKS {
         let node = dom.node(i);
@@ -60,16 +59,33 @@ pub fn main_start(dom: &Dom, main_landmark: Option<usize>) -> Option<usize> {
             continue;
         };
         let end = node.end as usize;
-        let mut text = String::new();
+        text.clear();
         for t in (i..end).filter(|&t| dom.node(t).kind == Kind::Text) {
             text.push_str(dom.text(t));
             text.push(' ');
         }
         if is_skip_text(&text) {
-            links.push((end, id));
+            links.push((i, end, id));
         }
         i = end;
     }
+    links
+}
+
+/// Where the page's main content starts by its own account: the target of its first skip link
+/// `links` to the main content ([`skip_links`]; the first element with that `id` after the
+/// link), else `main_landmark`, its first `<main>` or `role=main` element
+/// ([`crate::features::PageFeatures::main_landmark`]). `None` when it has neither.
+///
+/// # Complexity
+/// O(n): after the first skip link, one walk for the ids.
+pub fn main_start(
+    dom: &Dom,
+    links: &[(usize, usize, &str)],
+    main_landmark: Option<usize>,
+) -> Option<usize> {
+    let n = dom.len();
+    let links: Vec<(usize, &str)> = links.iter().map(|&(_, end, id)| (end, id)).collect();
     let Some(&(first, _)) = links.first() else {
         return main_landmark;
     };
@@ -138,6 +154,8 @@ pub const MIN_POST_WORDS: u32 = 20;
 pub(super) struct Signals {
     /// The page's main start ([`main_start`]).
     pub main_start: Option<usize>,
+    /// The page's skip links ([`skip_links`]) as node ranges: each link element and its subtree.
+    pub skip_links: Vec<(u32, u32)>,
     /// Per node, whether it lies in a twin of a post of the main region ([`twins`]).
     pub twin: Vec<bool>,
     /// The twins on the page, each counted once.
@@ -178,8 +196,13 @@ impl Signals {
             }
             repeat_words[dom.node(i).parent as usize] += repeat_words[i];
         }
+        let links = skip_links(dom);
         Signals {
-            main_start: main_start(dom, main_landmark),
+            main_start: main_start(dom, &links, main_landmark),
+            skip_links: links
+                .iter()
+                .map(|&(a, end, _)| (a as u32, end as u32))
+                .collect(),
             twin,
             twins,
             repeat_words,

@@ -132,6 +132,9 @@ pub struct PageFeatures {
     /// Where the main content starts by the page's own account: its skip link's target, else
     /// its main landmark ([`markup::main_start`]); `None` on a page without either.
     pub main_start: Option<usize>,
+    /// The page's skip links to its main content ([`markup::skip_links`]), each as the range of
+    /// nodes of the link and its subtree: chrome by WCAG's account, never main text.
+    pub skip_links: Vec<(u32, u32)>,
     /// Whether the page declares itself a discussion, a forum thread or a question with its
     /// answers, by schema.org type (microdata `itemtype` or JSON-LD: [`names::declared_types`]):
     /// its comment regions are then its content.
@@ -439,6 +442,7 @@ pub fn compute_with_layout(
         title_heading: ctx.heading,
         main_landmark,
         main_start: signals.main_start,
+        skip_links: signals.skip_links,
         declares_discussion: declared & names::declared::DISCUSSION != 0,
         declares_product: declared & (names::declared::PRODUCT | names::declared::ARTICLE)
             == names::declared::PRODUCT,

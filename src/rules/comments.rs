@@ -206,20 +206,26 @@ pub fn keep_replies(cx: &Context, main: usize, keep: &mut [bool]) -> bool {
 
 /// Whether the kept text is the page's chrome alone: at least one kept word, fewer than
 /// [`RuleOptions::min_article_words`](super::RuleOptions::min_article_words), every one inside a navigation, complementary, banner or content-info
-/// landmark ([`CHROME_LANDMARK_BITS`] of the [`Regions`]). A script-rendered shell serves its
-/// footer and menus and nothing else; a page with its own short text, or whose article sits in
+/// landmark ([`CHROME_LANDMARK_BITS`] of the [`Regions`]) or a skip link to the main content
+/// ([`Context::skip_links`], WCAG's bypass blocks). A script-rendered shell serves its
+/// footer, menus and skip link and nothing else; a page with its own short text, or whose article sits in
 /// a landmark (an unclosed `<header>`), has words outside them or as many as an article.
 /// `keep` as in [`drop_regions`].
 ///
 /// # Complexity
-/// O(n): one pass over the text nodes.
+/// O(n): one pass over the text nodes (a page has at most 4 skip links).
 pub fn only_chrome(cx: &Context, keep: &[bool]) -> bool {
     let (dom, visible, counts, regions, opts) =
         (cx.dom, cx.visible, cx.counts, &cx.regions, cx.opts);
+    let in_skip_link = |i: usize| {
+        cx.skip_links
+            .iter()
+            .any(|&(a, e)| (a as usize..e as usize).contains(&i))
+    };
     let mut words = 0u32;
     for i in 0..dom.len() {
         if dom.node(i).kind == Kind::Text && visible[i] && keep[i] && counts[i].words > 0 {
-            if regions.groups[i] & CHROME_LANDMARK_BITS == 0 {
+            if regions.groups[i] & CHROME_LANDMARK_BITS == 0 && !in_skip_link(i) {
                 return false;
             }
             words += counts[i].words;

@@ -51,6 +51,8 @@ pub struct Context<'a> {
     pub regions: Regions,
     /// Per node, the model's smoothed templateness; NaN outside the scored tree (`<body>`).
     pub y: &'a [f32],
+    /// The page's skip links to its main content, as node ranges ([`PageFeatures::skip_links`]).
+    pub skip_links: &'a [(u32, u32)],
     /// The rules' limits.
     pub opts: &'a RuleOptions,
 }
@@ -71,6 +73,7 @@ impl<'a> Context<'a> {
             keys: &f.keys,
             regions: Regions::new(dom, &f.groups_in),
             y,
+            skip_links: &f.skip_links,
             opts,
         }
     }

@@ -27,7 +27,7 @@
 //! | 15 | `reviews` | on a page that declares a product and no article by schema.org type or `og:type` (a shop's product page, [`crate::features::PageFeatures::declares_product`]), the customer reviews (`itemprop=review`, ids and classes named review or testimonial) leave |
 //! | 16 | `link-lists` | on a page that declares an article by schema.org type or `og:type`, blocks of nearly all link text ("More from", "Latest", tag lists: at least 3 links, 15 words, 9/10 of them in links; no in-page link) leave when the article's prose (kept words outside them and outside links) outweighs them and holds 100 words ([`links::drop_link_lists`]) |
 //! | 17 | `before-main` | what precedes the page's main start and its title heading leaves ([`bypass::drop_bypassed`]) |
-//! | 18 | `only-chrome` | a page whose few kept words all lie in its chrome landmarks has no main content ([`comments::only_chrome`]) |
+//! | 18 | `only-chrome` | a page whose few kept words all lie in its chrome landmarks or its skip links (WCAG bypass links) has no main content ([`comments::only_chrome`]) |
 //! | 19 | `repeats` | the second copy of a repeated passage leaves ([`crate::features::repeats::drop_repeats`]) |
 //! | 20 | `blocks-fallback` | when nothing is kept, boilerpipe's content blocks outside the chrome are |
 //! | 21 | `lowest-fallback` | when that is nothing too, the least template-like text that is not chrome is |
