@@ -38,7 +38,7 @@ pub fn is_skip_text(text: &str) -> bool {
 
 /// The page's first few skip links to its main content (WCAG 2.4.1's bypass links): each
 /// `<a href="#id">` whose text [`is_skip_text`], as (the link element, the end of its subtree,
-/// the target `id`), at most [`MAX_SKIP_LINKS`] in document order.
+/// the target `id`), the first 4 in document order.
 ///
 /// # Complexity
 /// O(n): one walk, each link's subtree read once for its text and then skipped.
