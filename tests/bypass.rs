@@ -7,7 +7,7 @@
 use crate::common;
 
 use pagelevel::dom::Kind;
-use pagelevel::features::markup::{is_skip_text, main_start, skip_links};
+use pagelevel::features::markup::is_skip_text;
 use pagelevel::features::{self, FeatureOptions};
 use pagelevel::output::text::render_text;
 use pagelevel::pipeline::Options;
@@ -36,7 +36,7 @@ fn start_id(html: &str) -> Option<String> {
     let page = parse(html);
     let dom = &page.dom;
     let pf = features::compute(dom, None, &FeatureOptions::default());
-    main_start(dom, &skip_links(dom), pf.main_landmark)
+    pf.main_start
         .map(|i| dom.attr(i, "id").unwrap_or(dom.tag_name(i)).to_string())
 }
 
@@ -57,7 +57,7 @@ fn bypassed(html: &str) -> (String, usize) {
     let dom = &page.dom;
     let pf = features::compute(dom, None, &FeatureOptions::default());
     let mut keep = vec![true; dom.len()];
-    let cleared = match main_start(dom, &skip_links(dom), pf.main_landmark) {
+    let cleared = match pf.main_start {
         Some(start) => {
             let (y, opts) = (vec![0.0; dom.len()], RuleOptions::default());
             let cx = context(dom, &pf, &y, &opts);
@@ -196,7 +196,7 @@ fn too_little_kept_after_the_start_drops_nothing() {
     let page = parse(&html);
     let dom = &page.dom;
     let pf = features::compute(dom, None, &FeatureOptions::default());
-    let start = main_start(dom, &skip_links(dom), pf.main_landmark).unwrap();
+    let start = pf.main_start.unwrap();
     let mut keep: Vec<bool> = (0..dom.len())
         .map(|i| dom.node(i).kind != Kind::Text || i < start)
         .collect();
@@ -259,7 +259,7 @@ fn recovered(html: &str, kept: impl Fn(&str) -> bool) -> (String, usize) {
     let mut keep: Vec<bool> = (0..dom.len())
         .map(|i| dom.node(i).kind != Kind::Text || kept(dom.text(i)))
         .collect();
-    let set = match main_start(dom, &skip_links(dom), pf.main_landmark) {
+    let set = match pf.main_start {
         Some(start) => {
             let (y, opts) = (vec![0.0; dom.len()], RuleOptions::default());
             recover_main(&context(dom, &pf, &y, &opts), start, &mut keep)

@@ -85,8 +85,7 @@ pub fn main_start(
     main_landmark: Option<usize>,
 ) -> Option<usize> {
     let n = dom.len();
-    let links: Vec<(usize, &str)> = links.iter().map(|&(_, end, id)| (end, id)).collect();
-    let Some(&(first, _)) = links.first() else {
+    let Some(&(_, first, _)) = links.first() else {
         return main_landmark;
     };
     let mut target: Option<(usize, usize)> = None; // (link rank, element)
@@ -99,7 +98,7 @@ pub fn main_start(
         };
         let rank = links
             .iter()
-            .position(|&(after, want)| t >= after && want == id);
+            .position(|&(_, after, want)| t >= after && want == id);
         if let Some(r) = rank.filter(|&r| target.is_none_or(|(best, _)| r < best)) {
             target = Some((r, t));
             if r == 0 {

@@ -149,7 +149,7 @@ impl Rule {
             }
             Rule::BeforeMain => "what precedes the page's main start and its title heading leaves",
             Rule::OnlyChrome => {
-                "a page whose few kept words all lie in its chrome landmarks or its skip link has no main content"
+                "a page whose few kept words all lie in its chrome landmarks or its skip links has no main content"
             }
             Rule::Repeats => "the second copy of a repeated passage leaves",
             Rule::BlocksFallback => {
