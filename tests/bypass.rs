@@ -260,9 +260,13 @@ fn recovered(html: &str, kept: impl Fn(&str) -> bool) -> (String, usize) {
         .map(|i| dom.node(i).kind != Kind::Text || kept(dom.text(i)))
         .collect();
     let set = match pf.main_start {
-        Some(start) => {
+        Some(_) => {
             let (y, opts) = (vec![0.0; dom.len()], RuleOptions::default());
-            recover_main(&context(dom, &pf, &y, &opts), start, &mut keep)
+            recover_main(
+                &context(dom, &pf, &y, &opts),
+                pf.main_extent.clone(),
+                &mut keep,
+            )
         }
         None => 0,
     };
@@ -329,6 +333,52 @@ fn recovery_needs_a_lost_page_and_a_lost_main() {
 }
 
 #[test]
+fn an_empty_skip_target_stands_for_the_main_it_precedes_or_opens() {
+    // The skip link's target is an empty marker: before `<main>` (GitHub's
+    // `<div id="start-of-content">`) or as its first child (Drupal's `<a id="main-content">`).
+    // Nothing kept: the marker has no text to recover, the `<main>` it marks does (20 teasers,
+    // one hidden: 19 text nodes and the heading).
+    let skip = "<a href=#main-content>Skip to main content</a>";
+    let before = listing(30).replace(
+        "<main>",
+        &format!("{skip}<div id=main-content></div><p>Flash</p><main>"),
+    );
+    let opens = listing(30)
+        .replace("<body>", &format!("<body>{skip}"))
+        .replace("<main>", "<main><a id=main-content></a>");
+    for html in [&before, &opens] {
+        let page = parse(html);
+        let pf = features::compute(&page.dom, None, &FeatureOptions::default());
+        let main = pf.main_landmark.expect("a <main>");
+        assert_ne!(pf.main_start, Some(main), "the start is the marker");
+        assert_eq!(pf.main_extent.start, main);
+        let (text, set) = recovered(html, |_| false);
+        assert_eq!(set, 20, "{text}");
+        assert!(
+            text.contains("Recipe 18 with") && !text.contains("Flash"),
+            "{text}"
+        );
+    }
+    // A marker after text inside `<main>` (a `<main>` around the whole page) marks only itself:
+    // nothing to recover.
+    let late = listing(30)
+        .replace("<body>", &format!("<body>{skip}"))
+        .replace("<ul>", "<a id=main-content> </a><ul>");
+    let (text, set) = recovered(&late, |_| false);
+    assert_eq!(set, 0, "{text}");
+    // A target with text is its own extent.
+    let full = listing(30)
+        .replace("<body>", &format!("<body>{skip}"))
+        .replace("<ul>", "<ul id=main-content>");
+    let page = parse(&full);
+    let pf = features::compute(&page.dom, None, &FeatureOptions::default());
+    let ul = pf.main_start.expect("the list");
+    assert_eq!(pf.main_extent, ul..page.dom.node(ul).end as usize);
+    let (_, set) = recovered(&full, |_| false);
+    assert_eq!(set, 19);
+}
+
+#[test]
 fn million_deep_main_is_recovered() {
     // Heavy: 1,000,000-deep pages.
     let _machine = common::heavy();
@@ -360,4 +410,29 @@ fn real_listing_judged_template_in_main_keeps_its_main_element() {
         "{text}"
     );
     assert!(text.contains("28 reviews / 4.9 average"), "{text}");
+}
+
+#[test]
+fn real_drupal_listing_with_an_empty_skip_target_keeps_its_main_element() {
+    // A listing of certificate programs (WCXB 0216, Drupal): the skip link points at
+    // `<a id="main-content"></a>`, the first child of `<main>`. With every node judged template
+    // the rule recovers the programs in `<main>`, not the newsletter box after it; with the
+    // empty marker taken as the whole extent there was nothing to recover.
+    let Some(data) = common::data_or_skip(
+        "real_drupal_listing_with_an_empty_skip_target_keeps_its_main_element",
+    ) else {
+        return;
+    };
+    let bytes = common::gunzip(&data.join("wcxb-dev/html/0216.html.gz"));
+    let page = parse_bytes(&bytes);
+    let pf = features::compute(&page.dom, None, &FeatureOptions::default());
+    let (start, main) = (pf.main_start.unwrap(), pf.main_landmark.unwrap());
+    assert_eq!(page.dom.attr(start, "id"), Some("main-content"));
+    assert_eq!(pf.main_extent.start, main);
+    let text = common::main_text_judged(&bytes, &Options::default(), |_, _| true);
+    assert!(
+        text.contains("Blended Professional Certificate: Chief Digital Officer"),
+        "{text}"
+    );
+    assert!(!text.contains("Get the latest updates"), "{text}");
 }

@@ -109,6 +109,35 @@ pub fn main_start(
     target.map(|(_, t)| t).or(main_landmark)
 }
 
+/// The nodes of the main content that main start `start` ([`main_start`]) points to: its own
+/// subtree; but when it holds no text, an empty marker (`<div id="start-of-content"></div>`
+/// before `<main>`, Drupal's `<a id="main-content"></a>` as `<main>`'s first child), the subtree
+/// of the main landmark `main_landmark` that follows it or that it opens (no text before it in
+/// `<main>`), the content it marks.
+///
+/// # Complexity
+/// O(subtree of `start` + the nodes of `<main>` before it).
+pub fn main_extent(
+    dom: &Dom,
+    start: usize,
+    main_landmark: Option<usize>,
+) -> std::ops::Range<usize> {
+    let blank = |r: std::ops::Range<usize>| {
+        r.into_iter()
+            .all(|i| dom.node(i).kind != Kind::Text || dom.text(i).trim().is_empty())
+    };
+    let end = dom.node(start).end as usize;
+    match main_landmark {
+        Some(m)
+            if blank(start + 1..end)
+                && (m > start || dom.node(m).end as usize > start && blank(m..start)) =>
+        {
+            m..dom.node(m).end as usize
+        }
+        _ => start..end,
+    }
+}
+
 /// The markup key of every node: a hash of the tag and trimmed `class` of the element, its
 /// parent and its grandparent; 0 for other nodes and for elements with no class, which name
 /// nothing. The rules and the stack read these, computed once per page
@@ -153,6 +182,8 @@ pub const MIN_POST_WORDS: u32 = 20;
 pub(super) struct Signals {
     /// The page's main start ([`main_start`]).
     pub main_start: Option<usize>,
+    /// The nodes of the main content it points to ([`main_extent`]); empty without a main start.
+    pub main_extent: std::ops::Range<usize>,
     /// The page's skip links ([`skip_links`]) as node ranges: each link element and its subtree.
     pub skip_links: Vec<(u32, u32)>,
     /// Per node, whether it lies in a twin of a post of the main region ([`twins`]).
@@ -196,8 +227,10 @@ impl Signals {
             repeat_words[dom.node(i).parent as usize] += repeat_words[i];
         }
         let links = skip_links(dom);
+        let start = main_start(dom, &links, main_landmark);
         Signals {
-            main_start: main_start(dom, &links, main_landmark),
+            main_start: start,
+            main_extent: start.map_or(0..0, |s| main_extent(dom, s, main_landmark)),
             skip_links: links
                 .iter()
                 .map(|&(a, end, _)| (a as u32, end as u32))

@@ -132,6 +132,9 @@ pub struct PageFeatures {
     /// Where the main content starts by the page's own account: its skip link's target, else
     /// its main landmark ([`markup::main_start`]); `None` on a page without either.
     pub main_start: Option<usize>,
+    /// The nodes of the main content the main start points to ([`markup::main_extent`]): its
+    /// subtree, or, for an empty marker, the `<main>` it precedes or opens; empty without one.
+    pub main_extent: std::ops::Range<usize>,
     /// The page's skip links to its main content ([`markup::skip_links`]), each as the range of
     /// nodes of the link and its subtree: chrome by WCAG's account, never main text.
     pub skip_links: Vec<(u32, u32)>,
@@ -442,6 +445,7 @@ pub fn compute_with_layout(
         title_heading: ctx.heading,
         main_landmark,
         main_start: signals.main_start,
+        main_extent: signals.main_extent.clone(),
         skip_links: signals.skip_links,
         declares_discussion: declared & names::declared::DISCUSSION != 0,
         declares_product: declared & (names::declared::PRODUCT | names::declared::ARTICLE)

@@ -14,6 +14,7 @@
 //! instead: the page's word against a model that has lost the page.
 
 use super::context::Context;
+use std::ops::Range;
 
 /// Clears `keep` on the text nodes before the main content's `start` (see [`main_start`](crate::features::markup::main_start)) and
 /// before the page's `title` heading, when the visible text nodes kept from there on hold at
@@ -30,20 +31,20 @@ pub fn drop_bypassed(cx: &Context, start: usize, title: Option<usize>, keep: &mu
     cx.clear_text(keep, 0..from)
 }
 
-/// Keeps the text of the main content's element `start` (see [`main_start`](crate::features::markup::main_start)) when the page keeps
-/// fewer than [`RuleOptions::recover_below_page_words`](super::RuleOptions::recover_below_page_words) words and the element less than
+/// Keeps the text of the main content's nodes `inside` (the main start's extent, see
+/// [`main_extent`](crate::features::markup::main_extent)) when the page keeps
+/// fewer than [`RuleOptions::recover_below_page_words`](super::RuleOptions::recover_below_page_words) words and the extent less than
 /// [`RuleOptions::recover_below_share`](super::RuleOptions::recover_below_share) of its own: every visible, `scored` text node inside it is set in
 /// `keep`. Returns how many it set (0 when the rule does not fire). Run before the passes that
 /// drop comment threads, chrome and related links, which then apply to what it keeps.
 ///
 /// # Complexity
-/// O(n): one walk to count the page's kept words, one over the element.
-pub fn recover_main(cx: &Context, start: usize, keep: &mut [bool]) -> usize {
+/// O(n): one walk to count the page's kept words, one over the extent.
+pub fn recover_main(cx: &Context, inside: Range<usize>, keep: &mut [bool]) -> usize {
     let (dom, counts, opts) = (cx.dom, cx.counts, cx.opts);
     if cx.kept_words(keep, 0..dom.len()) >= opts.recover_below_page_words as u64 {
         return 0;
     }
-    let inside = start..dom.node(start).end as usize;
     let is_scored_text = |i: usize| cx.is_visible_text(i) && cx.scored(i);
     let (mut kept, mut all) = (0u64, 0u64);
     for i in inside.clone().filter(|&i| is_scored_text(i)) {
