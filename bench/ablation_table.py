@@ -25,7 +25,7 @@ READS = {
     "declared-discussion": "schema.org page type (DiscussionForumPosting, QAPage)",
     "thread-url": "forum engines' thread URL conventions",
     "thread-posts": "schema.org page type, thread URL conventions or forum post class names, repeated markup (posts)",
-    "main-start": "WCAG skip link, HTML <main>",
+    "main-start": "WCAG skip link, HTML <main>, else the content blocks' main region",
     "twin-items": "repeated markup (a list's items)",
     "item-headings": "HTML headings of repeated items",
     "item-labels": "repeated markup and text (links and buttons in every item)",

@@ -135,6 +135,10 @@ pub struct PageFeatures {
     /// The nodes of the main content the main start points to ([`markup::main_extent`]): its
     /// subtree, or, for an empty marker, the `<main>` it precedes or opens; empty without one.
     pub main_extent: std::ops::Range<usize>,
+    /// The main region: the deepest node holding at least 2/3 of the page's boilerpipe
+    /// content-block words (the `in_main_region` column); `None` on a page without content
+    /// blocks.
+    pub main_region: Option<usize>,
     /// The page's skip links to its main content ([`markup::skip_links`]), each as the range of
     /// nodes of the link and its subtree: chrome by WCAG's account, never main text.
     pub skip_links: Vec<(u32, u32)>,
@@ -446,6 +450,7 @@ pub fn compute_with_layout(
         main_landmark,
         main_start: signals.main_start,
         main_extent: signals.main_extent.clone(),
+        main_region: ctx.main,
         skip_links: signals.skip_links,
         declares_discussion: declared & names::declared::DISCUSSION != 0,
         declares_product: declared & (names::declared::PRODUCT | names::declared::ARTICLE)

@@ -32,7 +32,8 @@ pub fn drop_bypassed(cx: &Context, start: usize, title: Option<usize>, keep: &mu
 }
 
 /// Keeps the text of the main content's nodes `inside` (the main start's extent, see
-/// [`main_extent`](crate::features::markup::main_extent)) when the page keeps
+/// [`main_extent`](crate::features::markup::main_extent), or on a page without a main start its
+/// main region, [`crate::features::PageFeatures::main_region`]) when the page keeps
 /// fewer than [`RuleOptions::recover_below_page_words`](super::RuleOptions::recover_below_page_words) words and the extent less than
 /// [`RuleOptions::recover_below_share`](super::RuleOptions::recover_below_share) of its own: every visible, `scored` text node inside it is set in
 /// `keep`. Returns how many it set (0 when the rule does not fire). Run before the passes that

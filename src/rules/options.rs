@@ -120,7 +120,7 @@ impl Rule {
                 "a page declaring or named a thread (schema.org, URL), or whose posts are named as a forum's, keeps the posts the model mostly dropped"
             }
             Rule::MainStart => {
-                "the page's own main element (skip-link target, else <main>; the <main> an empty target precedes or opens) is kept when the model kept almost nothing"
+                "the page's own main element (skip-link target, else <main>; the <main> an empty target precedes or opens; else the main region by content blocks) is kept when the model kept almost nothing"
             }
             Rule::TwinItems => {
                 "the few dropped items of a list whose markup twins were mostly kept are kept"
