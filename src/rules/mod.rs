@@ -14,7 +14,7 @@
 //! | 2 | `declared-discussion` | a page that declares itself a discussion by schema.org type (`DiscussionForumPosting`, a forum thread; `QAPage`, a question with its answers; microdata or JSON-LD) keeps its comment regions: its comments are its content ([`crate::features::PageFeatures::declares_discussion`]); runs only with `comments` |
 //! | 3 | `thread-url` | a page whose URL names a forum thread by its engine's path convention (a `threads`, `t`, `topic`, `questions` or `comments` segment before one holding an id; `showthread`, `viewtopic`, `showtopic` scripts: [`crate::url::names_thread`]) keeps its comment regions, as `declared-discussion` does; runs only with `comments` |
 //! | 4 | `thread-posts` | on a page that declares itself a discussion or whose URL names a thread (as for rules 2 and 3), or whose posts are named as forum engines name them (every item in a region of the `cls_forum` group: `message`, `postbody`, …), when the model kept less than half of the words of the page's largest group of markup twins and that group holds at least half of the page's words outside links, every item of the group (each post) is kept ([`twins::keep_posts`]); posts restored by their names make the page a thread, whose comment regions `comments` then spares |
-//! | 5 | `main-start` | the page's own main element (skip-link target, else `<main>`; the `<main>` that an empty target, a marker such as `<a id="main-content"></a>`, precedes or opens: [`crate::features::markup::main_extent`]), on a page without one its main region by boilerpipe's content blocks ([`crate::features::PageFeatures::main_region`], when less than the whole `<body>`), is kept when the model kept almost nothing ([`bypass::recover_main`]) |
+//! | 5 | `main-start` | the page's own main element (skip-link target, else `<main>`; the `<main>` that an empty target, a marker such as `<a id="main-content"></a>`, precedes or opens: [`crate::features::markup::main_extent`]), on a page without one its main region by boilerpipe's content blocks ([`crate::features::PageFeatures::main_region`], when less than the whole `<body>` and outside the chrome landmarks), is kept when the model kept almost nothing ([`bypass::recover_main`]) |
 //! | 6 | `twin-items` | the few dropped items of a list or grid whose markup twins were mostly kept are kept ([`twins::keep_twins`]) |
 //! | 7 | `item-headings` | the headings (`h1`–`h6`) of the kept items of such a mostly kept group are kept: an item is one unit with its heading ([`twins::keep_item_headings`]) |
 //! | 8 | `item-labels` | the controls of a list's items leave: a link's or button's text of at most 4 words, holding a letter, that recurs (case aside) in at least half of a group's markup twins and in 3 ("Reply", "Report", "Add to favorites"), as one template writes it into every item ([`twins::drop_item_labels`]) |
@@ -100,8 +100,12 @@ pub fn main_keep(
         .flatten();
     if on(Rule::MainStart) {
         // Without a main start of the page's own, boilerpipe's main region stands in for it
-        // (when it is less than the whole page).
-        let whole = |m: usize| m == 0 || matches!(dom.node(m).tag, Tag::HTML | Tag::BODY);
+        // (when it is less than the whole page, and not chrome, which is never the content).
+        let whole = |m: usize| {
+            m == 0
+                || matches!(dom.node(m).tag, Tag::HTML | Tag::BODY)
+                || f.groups_in[m] & CHROME_LANDMARK_BITS != 0
+        };
         let extent = match f.main_start {
             Some(_) => Some(f.main_extent.clone()),
             None => f
