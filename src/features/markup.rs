@@ -182,8 +182,6 @@ pub const MIN_POST_WORDS: u32 = 20;
 pub(super) struct Signals {
     /// The page's main start ([`main_start`]).
     pub main_start: Option<usize>,
-    /// The nodes of the main content it points to ([`main_extent`]); empty without a main start.
-    pub main_extent: std::ops::Range<usize>,
     /// The page's skip links ([`skip_links`]) as node ranges: each link element and its subtree.
     pub skip_links: Vec<(u32, u32)>,
     /// Per node, whether it lies in a twin of a post of the main region ([`twins`]).
@@ -227,10 +225,8 @@ impl Signals {
             repeat_words[dom.node(i).parent as usize] += repeat_words[i];
         }
         let links = skip_links(dom);
-        let start = main_start(dom, &links, main_landmark);
         Signals {
-            main_start: start,
-            main_extent: start.map_or(0..0, |s| main_extent(dom, s, main_landmark)),
+            main_start: main_start(dom, &links, main_landmark),
             skip_links: links
                 .iter()
                 .map(|&(a, end, _)| (a as u32, end as u32))

@@ -449,7 +449,10 @@ pub fn compute_with_layout(
         title_heading: ctx.heading,
         main_landmark,
         main_start: signals.main_start,
-        main_extent: signals.main_extent.clone(),
+        // Read by the rules only, so computed here rather than among the columns' signals.
+        main_extent: signals
+            .main_start
+            .map_or(0..0, |s| markup::main_extent(dom, s, main_landmark)),
         main_region: ctx.main,
         skip_links: signals.skip_links,
         declares_discussion: declared & names::declared::DISCUSSION != 0,

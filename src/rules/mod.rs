@@ -101,7 +101,7 @@ pub fn main_keep(
     if on(Rule::MainStart) {
         // Without a main start of the page's own, boilerpipe's main region stands in for it
         // (when it is less than the whole page, and not chrome, which is never the content).
-        let whole = |m: usize| {
+        let not_content = |m: usize| {
             m == 0
                 || matches!(dom.node(m).tag, Tag::HTML | Tag::BODY)
                 || f.groups_in[m] & CHROME_LANDMARK_BITS != 0
@@ -110,7 +110,7 @@ pub fn main_keep(
             Some(_) => Some(f.main_extent.clone()),
             None => f
                 .main_region
-                .filter(|&m| !whole(m))
+                .filter(|&m| !not_content(m))
                 .map(|m| m..dom.node(m).end as usize),
         };
         if let Some(inside) = extent {
