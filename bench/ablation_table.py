@@ -26,6 +26,7 @@ READS = {
     "thread-url": "forum engines' thread URL conventions",
     "thread-posts": "schema.org page type, thread URL conventions or forum post class names, repeated markup (posts)",
     "main-start": "WCAG skip link, HTML <main>, else the content blocks' main region",
+    "listing": "repeated markup (a listing's items), schema.org page type (Product)",
     "twin-items": "repeated markup (a list's items)",
     "item-headings": "HTML headings of repeated items",
     "item-labels": "repeated markup and text (links and buttons in every item)",
@@ -44,7 +45,7 @@ READS = {
     "blocks-fallback": "fallback when nothing is kept",
 }
 GENERIC = {
-    "declared-discussion", "thread-posts", "main-start", "twin-items", "item-headings", "item-labels", "asides", "page-header-footer", "before-main", "only-chrome",
+    "declared-discussion", "thread-posts", "main-start", "listing", "twin-items", "item-headings", "item-labels", "asides", "page-header-footer", "before-main", "only-chrome",
     "repeats", "link-lists",
 }
 FALLBACK = {"lowest-fallback", "blocks-fallback"}

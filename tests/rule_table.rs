@@ -111,6 +111,31 @@ fn link_list_page(prose: &str, head: &str) -> String {
     )
 }
 
+/// A listing under a title and `intro`, in a page whose head holds `head`: a menu in `<nav>`
+/// and four trails (`li.trail > h3 > a + p`, 8 words each) the model dropped.
+fn listing_page(intro: &str, head: &str) -> String {
+    let trails: String = [
+        "Anthills loop",
+        "Burroughs park",
+        "Carl barton",
+        "Cypress creek",
+    ]
+    .iter()
+    .enumerate()
+    .map(|(k, t)| {
+        format!(
+            "<li class=trail><h3><a href=/trails/{k}>{t}</a></h3>\
+                 <p>Difficulty: beginner, length {} miles.</p></li>",
+            k + 3
+        )
+    })
+    .collect();
+    format!(
+        "<head>{head}</head><body><nav aria-judged=1><a href=/>Home</a> <a href=/map>Map</a></nav>\
+         <h1>Trails</h1><p>{intro}</p><ul aria-judged=0.9>{trails}</ul></body>"
+    )
+}
+
 fn rows() -> Vec<Row> {
     let row = |rule, html: String, empty, counts| Row {
         rule,
@@ -245,6 +270,16 @@ fn rows() -> Vec<Row> {
             ),
             (false, false),
             &[("Harbour news", 1, 1), ("Tide tables", 0, 1), ("m37", 0, 1)],
+        ),
+        // A listing: a title and a 6-word intro kept (7 words, under 200, no paragraph over 20),
+        // four trails `li.trail > h3 > a + p` (8 words each, ≥ 5) that the model dropped, 32 of
+        // the page's 41 words (≥ 1/3): the list is the page's content and comes back. The menu
+        // in `<nav>` (2 words) is chrome and stays out.
+        row(
+            Rule::Listing,
+            listing_page("Local trails we build and ride.", ""),
+            (false, false),
+            &[("Local trails", 1, 1), ("Anthills loop", 0, 1), ("3 miles", 0, 1), ("Home", 0, 0)],
         ),
         // A grid of three products, each `li.product > h2.name + p.price` in `ul.grid`: the
         // model dropped the last price, but kept the other two prices (2 of 3 twins, ≥ 2/3):
@@ -762,4 +797,33 @@ fn link_lists_leave_only_an_article_that_outweighs_them() {
     );
     let toc_out = text(&with_toc.replace("href=#", "href=/guide#"));
     assert!(!toc_out.contains("Wheels and millstones"), "{toc_out}");
+}
+
+#[test]
+fn a_listing_is_a_page_without_a_story_or_a_product() {
+    // The listing row's page: its trails come back. They stay out when the model kept a
+    // paragraph (a 26-word story: the page is an article, the list its teasers), when the
+    // page declares a product (its lists are other products), and when the list is chrome
+    // (in `<nav>`).
+    let listing = RuleSet::NONE.with(Rule::Listing);
+    let text = |html: &str| main_text(html, listing, None, None);
+    assert!(text(&listing_page("Local trails.", "")).contains("Anthills loop"));
+    let story = "The club rebuilt the creek crossing this spring with help from forty volunteers, \
+                 and the park reopened the loop to riders on the first dry weekend in May.";
+    let out = text(&listing_page(story, ""));
+    assert!(
+        out.contains("forty volunteers") && !out.contains("Anthills"),
+        "{out}"
+    );
+    let product = r#"<script type=application/ld+json>{"@context":"https://schema.org","@type":"Product"}</script>"#;
+    let out = text(&listing_page("Local trails.", product));
+    assert!(!out.contains("Anthills"), "{out}");
+    let in_nav = listing_page("Local trails.", "")
+        .replace("<ul aria-judged=0.9>", "<nav><ul aria-judged=0.9>")
+        .replace("</ul>", "</ul></nav>");
+    let out = text(&in_nav);
+    assert!(
+        out.contains("Local trails") && !out.contains("Anthills"),
+        "{out}"
+    );
 }

@@ -24,6 +24,7 @@ mod extract;
 mod features;
 mod fuzz_regressions;
 mod geometry;
+mod listing;
 mod markdown;
 mod metadata;
 mod parser;

@@ -15,24 +15,25 @@
 //! | 3 | `thread-url` | a page whose URL names a forum thread by its engine's path convention (a `threads`, `t`, `topic`, `questions` or `comments` segment before one holding an id; `showthread`, `viewtopic`, `showtopic` scripts: [`crate::url::names_thread`]) keeps its comment regions, as `declared-discussion` does; runs only with `comments` |
 //! | 4 | `thread-posts` | on a page that declares itself a discussion or whose URL names a thread (as for rules 2 and 3), or whose posts are named as forum engines name them (every item in a region of the `cls_forum` group: `message`, `postbody`, …), when the model kept less than half of the words of the page's largest group of markup twins and that group holds at least half of the page's words outside links, every item of the group (each post) is kept ([`twins::keep_posts`]); posts restored by their names make the page a thread, whose comment regions `comments` then spares |
 //! | 5 | `main-start` | the page's own main element (skip-link target, else `<main>`; the `<main>` that an empty target, a marker such as `<a id="main-content"></a>`, precedes or opens: [`crate::features::markup::main_extent`]), on a page without one its main region by boilerpipe's content blocks ([`crate::features::PageFeatures::main_region`], when less than the whole `<body>` and outside the chrome landmarks), is kept when the model kept almost nothing ([`bypass::recover_main`]) |
-//! | 6 | `twin-items` | the few dropped items of a list or grid whose markup twins were mostly kept are kept ([`twins::keep_twins`]) |
-//! | 7 | `item-headings` | the headings (`h1`–`h6`) of the kept items of such a mostly kept group are kept: an item is one unit with its heading ([`twins::keep_item_headings`]) |
-//! | 8 | `item-labels` | the controls of a list's items leave: a link's or button's text of at most 4 words, holding a letter, that recurs (case aside) in at least half of a group's markup twins and in 3 ("Reply", "Report", "Add to favorites"), as one template writes it into every item ([`twins::drop_item_labels`]) |
-//! | 9 | `comments` | comment threads under an article leave ([`comments::drop_regions`]) |
-//! | 10 | `inline-chrome` | share bars, skip and screen-reader text, search and account controls leave; a region holding the title heading or the main start, or more kept words than the rest of the page, is content under a control's name (`#search-page-wrapper`) and stays |
-//! | 11 | `galleries` | photo galleries' captions leave |
-//! | 12 | `asides` | the complementary landmark (`<aside>`, `role=complementary`) leaves |
-//! | 13 | `page-header-footer` | the page's own banner and content-info landmarks leave, but the one holding the title heading |
-//! | 14 | `related-links` | lists of related links leave |
-//! | 15 | `reviews` | on a page that declares a product and no article by schema.org type or `og:type` (a shop's product page, [`crate::features::PageFeatures::declares_product`]), the customer reviews (`itemprop=review`, ids and classes named review or testimonial) leave |
-//! | 16 | `link-lists` | on a page that declares an article by schema.org type or `og:type`, blocks of nearly all link text ("More from", "Latest", tag lists: at least 3 links, 15 words, 9/10 of them in links; no in-page link) leave when the article's prose (kept words outside them and outside links) outweighs them and holds 100 words ([`links::drop_link_lists`]) |
-//! | 17 | `before-main` | what precedes the page's main start and its title heading leaves ([`bypass::drop_bypassed`]) |
-//! | 18 | `only-chrome` | a page whose few kept words all lie in its chrome landmarks or its skip links (WCAG bypass links) has no main content ([`comments::only_chrome`]) |
-//! | 19 | `repeats` | the second copy of a repeated passage leaves ([`crate::features::repeats::drop_repeats`]) |
-//! | 20 | `blocks-fallback` | when nothing is kept, boilerpipe's content blocks outside the chrome are |
-//! | 21 | `lowest-fallback` | when that is nothing too, the least template-like text that is not chrome is |
+//! | 6 | `listing` | on a page that does not declare a product (schema.org), of which the model kept fewer than 200 words and no paragraph (no kept text of more than 20 words outside links), the largest group of markup twins outside the chrome landmarks (items of 5 words or more on average) is kept when it holds a third of the page's words and the model kept less than half of it: a listing's teasers and cards look like template to every feature ([`twins::keep_listing`]) |
+//! | 7 | `twin-items` | the few dropped items of a list or grid whose markup twins were mostly kept are kept ([`twins::keep_twins`]) |
+//! | 8 | `item-headings` | the headings (`h1`–`h6`) of the kept items of such a mostly kept group are kept: an item is one unit with its heading ([`twins::keep_item_headings`]) |
+//! | 9 | `item-labels` | the controls of a list's items leave: a link's or button's text of at most 4 words, holding a letter, that recurs (case aside) in at least half of a group's markup twins and in 3 ("Reply", "Report", "Add to favorites"), as one template writes it into every item ([`twins::drop_item_labels`]) |
+//! | 10 | `comments` | comment threads under an article leave ([`comments::drop_regions`]) |
+//! | 11 | `inline-chrome` | share bars, skip and screen-reader text, search and account controls leave; a region holding the title heading or the main start, or more kept words than the rest of the page, is content under a control's name (`#search-page-wrapper`) and stays |
+//! | 12 | `galleries` | photo galleries' captions leave |
+//! | 13 | `asides` | the complementary landmark (`<aside>`, `role=complementary`) leaves |
+//! | 14 | `page-header-footer` | the page's own banner and content-info landmarks leave, but the one holding the title heading |
+//! | 15 | `related-links` | lists of related links leave |
+//! | 16 | `reviews` | on a page that declares a product and no article by schema.org type or `og:type` (a shop's product page, [`crate::features::PageFeatures::declares_product`]), the customer reviews (`itemprop=review`, ids and classes named review or testimonial) leave |
+//! | 17 | `link-lists` | on a page that declares an article by schema.org type or `og:type`, blocks of nearly all link text ("More from", "Latest", tag lists: at least 3 links, 15 words, 9/10 of them in links; no in-page link) leave when the article's prose (kept words outside them and outside links) outweighs them and holds 100 words ([`links::drop_link_lists`]) |
+//! | 18 | `before-main` | what precedes the page's main start and its title heading leaves ([`bypass::drop_bypassed`]) |
+//! | 19 | `only-chrome` | a page whose few kept words all lie in its chrome landmarks or its skip links (WCAG bypass links) has no main content ([`comments::only_chrome`]) |
+//! | 20 | `repeats` | the second copy of a repeated passage leaves ([`crate::features::repeats::drop_repeats`]) |
+//! | 21 | `blocks-fallback` | when nothing is kept, boilerpipe's content blocks outside the chrome are |
+//! | 22 | `lowest-fallback` | when that is nothing too, the least template-like text that is not chrome is |
 //!
-//! Rules 9–15 each drop their regions only when the page keeps at least
+//! Rules 10–16 each drop their regions only when the page keeps at least
 //! [`RuleOptions::min_article_words`] words outside them: the regions then belong to an
 //! article; otherwise they may be the page's content (a forum, a gallery page).
 //!
@@ -118,8 +119,13 @@ pub fn main_keep(
         }
     }
     let posts = on(Rule::ThreadPosts);
-    if posts || on(Rule::TwinItems) || on(Rule::ItemHeadings) || on(Rule::ItemLabels) {
+    // A product page's lists are other products (carousels), not its content.
+    let listing = on(Rule::Listing) && !f.declares_product;
+    if posts || listing || on(Rule::TwinItems) || on(Rule::ItemHeadings) || on(Rule::ItemLabels) {
         let groups = twins::Groups::new(&cx);
+        if listing {
+            twins::keep_listing(&cx, &groups, &mut mask);
+        }
         if posts {
             let named = f.declares_discussion || f.thread_url;
             let restored = twins::keep_posts(&cx, &groups, named, &mut mask);

@@ -17,6 +17,9 @@ pub enum Rule {
     ThreadPosts,
     /// The page's own main element is kept when the model kept almost nothing.
     MainStart,
+    /// A page the model kept almost nothing of, and no paragraph, is a listing: its largest
+    /// list outside the chrome is kept (not on a page declaring a product).
+    Listing,
     /// The few dropped items of a list whose markup twins were mostly kept are kept too.
     TwinItems,
     /// The headings of a mostly kept list's kept items are kept too.
@@ -53,12 +56,13 @@ pub enum Rule {
 
 impl Rule {
     /// Every rule, in the order the rules run.
-    pub const ALL: [Rule; 21] = [
+    pub const ALL: [Rule; 22] = [
         Rule::ForumReplies,
         Rule::DeclaredDiscussion,
         Rule::ThreadUrl,
         Rule::ThreadPosts,
         Rule::MainStart,
+        Rule::Listing,
         Rule::TwinItems,
         Rule::ItemHeadings,
         Rule::ItemLabels,
@@ -85,6 +89,7 @@ impl Rule {
             Rule::ThreadUrl => "thread-url",
             Rule::ThreadPosts => "thread-posts",
             Rule::MainStart => "main-start",
+            Rule::Listing => "listing",
             Rule::TwinItems => "twin-items",
             Rule::ItemHeadings => "item-headings",
             Rule::ItemLabels => "item-labels",
@@ -121,6 +126,9 @@ impl Rule {
             }
             Rule::MainStart => {
                 "the page's own main element (skip-link target, else <main>; the <main> an empty target precedes or opens; else the main region by content blocks) is kept when the model kept almost nothing"
+            }
+            Rule::Listing => {
+                "a page the model kept almost nothing of and no paragraph of (not declaring a product) keeps its largest list outside the chrome"
             }
             Rule::TwinItems => {
                 "the few dropped items of a list whose markup twins were mostly kept are kept"
@@ -246,6 +254,15 @@ pub struct RuleOptions {
     /// `main-start`: share of the main element's words, as a fraction, under which the model is
     /// taken to have lost that element (default 1/5).
     pub recover_below_share: (u32, u32),
+    /// `listing`: words outside links a kept text node holds at most for the page to have no
+    /// paragraph, about one sentence (default 20).
+    pub listing_max_paragraph_words: u32,
+    /// `listing`: mean words per item a list holds at least, a teaser's or a card's rather
+    /// than a menu's (default 5).
+    pub listing_min_item_words: u32,
+    /// `listing`: share of the page's words, as a fraction, the list holds at least (default
+    /// 1/3).
+    pub listing_min_share: (u32, u32),
     /// `repeats`: kept words a repeated passage has at least (default 10).
     pub min_repeat_words: u32,
     /// `link-lists`: links a link list holds at least (default 3).
@@ -272,6 +289,9 @@ impl Default for RuleOptions {
             min_main_words: 20,
             recover_below_page_words: 200,
             recover_below_share: (1, 5),
+            listing_max_paragraph_words: 20,
+            listing_min_item_words: 5,
+            listing_min_share: (1, 3),
             min_repeat_words: crate::features::repeats::MIN_REPEAT_WORDS,
             min_list_links: 3,
             min_list_words: 15,

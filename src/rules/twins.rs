@@ -10,7 +10,7 @@
 
 use super::context::Context;
 use crate::dom::{Kind, Tag};
-use crate::features::names::FORUM_GROUP_BIT;
+use crate::features::names::{CHROME_LANDMARK_BITS, FORUM_GROUP_BIT};
 use rustc_hash::FxHashMap;
 
 /// Items a group needs before its majority speaks for the rest: a pair is no list.
@@ -171,6 +171,62 @@ pub fn keep_posts(cx: &Context, groups: &Groups, named: bool, keep: &mut [bool])
     let kept_words = cx.kept_words(keep, ranges());
     let all_words: u64 = items.iter().map(|&i| u64::from(cx.counts[i].words)).sum();
     if 2 * kept_words >= all_words {
+        return 0;
+    }
+    cx.keep_text(keep, ranges())
+}
+
+/// A listing's items: on a page of which the model kept fewer than
+/// [`RuleOptions::recover_below_page_words`](super::RuleOptions::recover_below_page_words) words
+/// and no paragraph (no kept text node holds more than
+/// [`RuleOptions::listing_max_paragraph_words`](super::RuleOptions::listing_max_paragraph_words)
+/// words outside links), the group of markup twins with the most words among those outside the
+/// chrome landmarks whose items hold at least
+/// [`RuleOptions::listing_min_item_words`](super::RuleOptions::listing_min_item_words) words on
+/// average is the page's content when it holds at least
+/// [`RuleOptions::listing_min_share`](super::RuleOptions::listing_min_share) of the page's words
+/// and the model kept less than half of them: its scored visible text is kept. A listing's items
+/// (teasers, cards, results) are short and link-heavy, which every feature reads as template,
+/// while a page that is one story keeps its paragraphs. Returns how many text nodes it restored.
+///
+/// # Complexity
+/// O(n): one walk over the page, one over each group's items, two over the chosen group's
+/// subtrees.
+pub fn keep_listing(cx: &Context, groups: &Groups, keep: &mut [bool]) -> usize {
+    let (dom, counts, opts) = (cx.dom, cx.counts, cx.opts);
+    let (mut kept, mut paragraph) = (0u64, false);
+    for i in (0..dom.len()).filter(|&i| cx.is_visible_text(i) && keep[i]) {
+        kept += u64::from(counts[i].words);
+        paragraph |= counts[i].words - counts[i].linked_words > opts.listing_max_paragraph_words;
+    }
+    if paragraph || kept >= u64::from(opts.recover_below_page_words) {
+        return 0;
+    }
+    let words = |items: &[usize]| {
+        items
+            .iter()
+            .map(|&i| u64::from(counts[i].words))
+            .sum::<u64>()
+    };
+    let Some((words, items)) = groups
+        .all()
+        .filter(|items| {
+            items
+                .iter()
+                .all(|&i| cx.regions.groups[i] & CHROME_LANDMARK_BITS == 0)
+        })
+        .map(|items| (words(items), items))
+        .filter(|&(w, items)| w >= u64::from(opts.listing_min_item_words) * items.len() as u64)
+        .max_by_key(|&(w, items)| (w, std::cmp::Reverse(items[0])))
+    else {
+        return 0;
+    };
+    let (num, den) = opts.listing_min_share;
+    if words * u64::from(den) < u64::from(counts[0].words) * u64::from(num) {
+        return 0;
+    }
+    let ranges = || items.iter().flat_map(|&i| i..dom.node(i).end as usize);
+    if 2 * cx.kept_words(keep, ranges()) >= words {
         return 0;
     }
     cx.keep_text(keep, ranges())
