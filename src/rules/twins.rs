@@ -167,10 +167,16 @@ pub fn keep_posts(cx: &Context, groups: &Groups, named: bool, keep: &mut [bool])
     }
     // A model that kept most of the posts read them better than whole items do (signatures,
     // user cards and buttons are in the items too); the few it dropped are `twin-items`' task.
+    keep_lost_group(cx, items, keep)
+}
+
+/// Keeps the scored visible text of every item of `items` when the model kept less than half
+/// of their words (a group it lost, not one it read item by item); returns how many text nodes
+/// it restored. O(Σ subtree sizes of the items).
+fn keep_lost_group(cx: &Context, items: &[usize], keep: &mut [bool]) -> usize {
     let ranges = || items.iter().flat_map(|&i| i..cx.dom.node(i).end as usize);
-    let kept_words = cx.kept_words(keep, ranges());
     let all_words: u64 = items.iter().map(|&i| u64::from(cx.counts[i].words)).sum();
-    if 2 * kept_words >= all_words {
+    if 2 * cx.kept_words(keep, ranges()) >= all_words {
         return 0;
     }
     cx.keep_text(keep, ranges())
@@ -194,13 +200,15 @@ pub fn keep_posts(cx: &Context, groups: &Groups, named: bool, keep: &mut [bool])
 /// subtrees.
 pub fn keep_listing(cx: &Context, groups: &Groups, keep: &mut [bool]) -> usize {
     let (dom, counts, opts) = (cx.dom, cx.counts, cx.opts);
-    let (mut kept, mut paragraph) = (0u64, false);
+    // A story: a kept paragraph, or as many kept words as the model keeps of one.
+    let mut kept = 0u64;
     for i in (0..dom.len()).filter(|&i| cx.is_visible_text(i) && keep[i]) {
         kept += u64::from(counts[i].words);
-        paragraph |= counts[i].words - counts[i].linked_words > opts.listing_max_paragraph_words;
-    }
-    if paragraph || kept >= u64::from(opts.recover_below_page_words) {
-        return 0;
+        if counts[i].words - counts[i].linked_words > opts.listing_max_paragraph_words
+            || kept >= u64::from(opts.recover_below_page_words)
+        {
+            return 0;
+        }
     }
     let words = |items: &[usize]| {
         items
@@ -225,11 +233,7 @@ pub fn keep_listing(cx: &Context, groups: &Groups, keep: &mut [bool]) -> usize {
     if words * u64::from(den) < u64::from(counts[0].words) * u64::from(num) {
         return 0;
     }
-    let ranges = || items.iter().flat_map(|&i| i..dom.node(i).end as usize);
-    if 2 * cx.kept_words(keep, ranges()) >= words {
-        return 0;
-    }
-    cx.keep_text(keep, ranges())
+    keep_lost_group(cx, items, keep)
 }
 
 /// A case-folded hash of `text` trimmed, without allocating; `None` when it has no letter (a
