@@ -132,6 +132,30 @@ pub(crate) fn is_intra_site(href: &str, site: Option<&str>) -> Option<bool> {
     }
 }
 
+/// Whether `v`, with every space and control character removed and case aside, starts with
+/// one of `schemes` (each lowercase, with its colon): how a browser reads a link's scheme
+/// (`j a v a s c r i p t :` runs too). Reads at most the first 11 such characters. O(1).
+pub(crate) fn has_scheme(v: &str, schemes: &[&str]) -> bool {
+    let mut squeezed = [0u8; 11];
+    let mut n = 0;
+    for c in v.chars().filter(|c| !(c.is_whitespace() || c.is_control())) {
+        if n == squeezed.len() || !c.is_ascii() {
+            break;
+        }
+        squeezed[n] = c.to_ascii_lowercase() as u8;
+        n += 1;
+    }
+    schemes
+        .iter()
+        .any(|s| squeezed[..n].starts_with(s.as_bytes()))
+}
+
+/// Whether a link runs a script instead of leading anywhere (`javascript:`, `vbscript:`): such
+/// an anchor is a button, not a link to another page (Readability turns it into its text).
+pub fn runs_script(href: &str) -> bool {
+    has_scheme(href, &["javascript:", "vbscript:"])
+}
+
 /// Path segments that forum engines put before a thread's id: XenForo `threads`, Discourse `t`,
 /// Invision `topic`, Reddit and Lemmy-style `comments`, Stack Exchange `questions`, and kin.
 const THREAD_SEGMENTS: [&str; 6] = ["threads", "thread", "t", "topic", "questions", "comments"];
@@ -236,6 +260,30 @@ pub fn path_shape(url: &str) -> Option<PathShape> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn script_links_are_read_as_browsers_read_schemes() {
+        for yes in [
+            "javascript:",
+            "javascript:void(0)",
+            " JavaScript:x",
+            "java\tscript:x",
+            "\u{1}vbscript:x",
+        ] {
+            assert!(runs_script(yes), "{yes:?}");
+        }
+        for no in [
+            "/javascript:",
+            "#",
+            "https://example.org/javascript:",
+            "javascrip",
+            "data:text/html,x",
+            "jаvascript:x",
+        ] {
+            assert!(!runs_script(no), "{no:?}");
+        }
+        assert!(has_scheme("DATA:x", &["data:"]));
+    }
 
     #[test]
     fn path_shapes() {

@@ -76,6 +76,28 @@ fn an_all_template_page_keeps_its_least_template_like_text_outside_chrome() {
 }
 
 #[test]
+fn a_script_link_is_no_chrome_to_the_fallback() {
+    // Mozilla's js-link-replacement case: the page's whole text sits in one `javascript:` link,
+    // which leads nowhere; when everything is judged template, that text is the answer.
+    let html = "<html><body><a href=\"javascript:\"><p>abc</p><p>def</p> ghi</a></body></html>";
+    let text = all_template_analysis(html).main_text();
+    let words: Vec<&str> = text.split_whitespace().collect();
+    assert_eq!(words, ["abc", "def", "ghi"], "{text:?}");
+    // A link that leads somewhere is chrome: nothing.
+    let nav = html.replace("javascript:", "/elsewhere");
+    assert_eq!(all_template_analysis(&nav).main_text(), "");
+    // However the scheme is written (case, spaces and controls inside it).
+    let spaced = html.replace("javascript:", " JavaScript\t:void(0)");
+    assert_eq!(
+        all_template_analysis(&spaced)
+            .main_text()
+            .split_whitespace()
+            .count(),
+        3
+    );
+}
+
+#[test]
 fn script_rendered_shells_on_real_pages_have_no_main_text() {
     // WCXB 4868 (a home page whose content a script renders) and 4577 (an app shell with only
     // a noscript notice): their gold main text is empty.

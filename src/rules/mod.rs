@@ -268,7 +268,8 @@ fn has_kept_words(dom: &Dom, visible: &[bool], keep: &[bool]) -> bool {
     false
 }
 
-/// Per node, whether it lies in the page's chrome: inside a link, or inside a navigation,
+/// Per node, whether it lies in the page's chrome: inside a link (not a `javascript:` one, which
+/// leads nowhere: [`crate::url::runs_script`]), or inside a navigation,
 /// complementary, or the page's own banner or content-info landmark (`nav`, `aside`, a `header`
 /// or `footer` outside every `article`, `main` and `section`, or the matching roles: the
 /// landmark bits of `groups_in`, the class groups of a node and its ancestors). One top-down
@@ -280,7 +281,11 @@ fn page_chrome(dom: &Dom, groups_in: &[u32]) -> Vec<bool> {
         let node = dom.node(i);
         chrome[i] = chrome[node.parent as usize]
             || groups_in[i] & CHROME_LANDMARK_BITS != 0
-            || node.kind == Kind::Element && node.tag == Tag::A && dom.attr(i, "href").is_some();
+            || node.kind == Kind::Element
+                && node.tag == Tag::A
+                && dom
+                    .attr(i, "href")
+                    .is_some_and(|h| !crate::url::runs_script(h));
     }
     chrome
 }

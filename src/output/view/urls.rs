@@ -30,15 +30,7 @@ pub fn scheme(u: &str) -> Option<String> {
 /// a scheme that runs or embeds code (`javascript:`, `vbscript:`, `data:`): a second check,
 /// beside the scheme allow-lists, that needs no URL parsing to be right.
 pub(crate) fn scriptish_url(v: &str) -> bool {
-    let squeezed: String = v
-        .chars()
-        .filter(|c| !(c.is_whitespace() || c.is_control()))
-        .take(11)
-        .flat_map(char::to_lowercase)
-        .collect();
-    ["javascript:", "vbscript:", "data:"]
-        .iter()
-        .any(|s| squeezed.starts_with(s))
+    crate::url::has_scheme(v, &["javascript:", "vbscript:", "data:"])
 }
 
 /// A link target that may stay: relative, or `http(s)`, `mailto` or `tel`.
