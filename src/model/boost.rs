@@ -7,7 +7,8 @@
 //!   A node that found no useful split gets threshold `f32::MAX`, sending every row left.
 //! - **Training.** Logistic loss (targets in [0, 1], so soft targets too), second-order (Newton) leaf values, depth-wise growth on
 //!   quantile histograms (at most [`MAX_BINS`] bins per feature), L2 leaf regularisation λ,
-//!   a minimum hessian per child, shrinkage η and seeded row subsampling per tree.
+//!   a minimum hessian per child, shrinkage η, and seeded row and column subsampling per tree
+//!   (a tree splits only on its share of the features, so no few columns carry the model).
 //!   Histograms are built per feature in parallel; each feature's sum runs in sample order,
 //!   so the model is identical for any thread count.
 //!
@@ -40,6 +41,8 @@ pub struct BoostParams {
     pub min_child_hessian: f64,
     /// Share of the samples each tree sees (seeded, without replacement).
     pub subsample: f64,
+    /// Share of the features each tree may split on (seeded per tree; 1 = all).
+    pub colsample: f64,
     /// Seed of the row subsampling.
     pub seed: u64,
 }
@@ -53,6 +56,7 @@ impl Default for BoostParams {
             lambda: 1.0,
             min_child_hessian: 1.0,
             subsample: 0.5,
+            colsample: 1.0,
             seed: 0x0b00_57ed,
         }
     }
@@ -67,6 +71,7 @@ impl BoostParams {
             depth,
             learning_rate: self.learning_rate,
             subsample: self.subsample,
+            colsample: self.colsample,
             seed: self.seed,
             ..BoostParams::default()
         }
@@ -385,7 +390,25 @@ pub fn fit(data: &Samples<'_>, params: &BoostParams) -> Forest {
     let mut hess = vec![0.0f32; n];
     let mut rng = params.seed | 1;
     let take = ((n as f64 * params.subsample.clamp(0.0, 1.0)).ceil() as usize).clamp(1, n.max(1));
+    // Columns are drawn from their own stream, so that all columns (the default) leave the
+    // row draws, and so the model, as they were.
+    let mut col_rng = (params.seed ^ 0x9e37_79b9_7f4a_7c15) | 1;
+    let col_take =
+        ((k as f64 * params.colsample.clamp(0.0, 1.0)).ceil() as usize).clamp(1, k.max(1));
+    let mut allowed = vec![true; k];
     for _ in 0..params.trees {
+        if col_take < k {
+            let mut cols: Vec<usize> = (0..k).collect();
+            for i in 0..col_take {
+                col_rng ^= col_rng << 13;
+                col_rng ^= col_rng >> 7;
+                col_rng ^= col_rng << 17;
+                let j = i + (col_rng % (k - i) as u64) as usize;
+                cols.swap(i, j);
+            }
+            allowed.iter_mut().for_each(|a| *a = false);
+            cols[..col_take].iter().for_each(|&c| allowed[c] = true);
+        }
         for i in 0..n {
             let p = 1.0 / (1.0 + (-margin[i]).exp());
             let w = data.weights[i];
@@ -405,7 +428,8 @@ pub fn fit(data: &Samples<'_>, params: &BoostParams) -> Forest {
             rows.truncate(take);
             rows.sort_unstable();
         }
-        let (features, thresholds, leaves) = grow(&rows, &bins, &cuts, &grad, &hess, depth, params);
+        let (features, thresholds, leaves) =
+            grow(&rows, &bins, &cuts, &allowed, &grad, &hess, depth, params);
         // Every sample (not only the subsample) moves by its leaf.
         margin.par_iter_mut().enumerate().for_each(|(i, m)| {
             let mut node = 0usize;
@@ -422,12 +446,14 @@ pub fn fit(data: &Samples<'_>, params: &BoostParams) -> Forest {
     forest
 }
 
-/// Grows one complete tree of `depth` levels on `rows`; returns its split features,
-/// thresholds and shrunk leaf values.
+/// Grows one complete tree of `depth` levels on `rows`, splitting on the `allowed` features;
+/// returns its split features, thresholds and shrunk leaf values.
+#[allow(clippy::too_many_arguments)]
 fn grow(
     rows: &[u32],
     bins: &[Vec<u8>],
     cuts: &[Vec<f32>],
+    allowed: &[bool],
     grad: &[f32],
     hess: &[f32],
     depth: u32,
@@ -445,7 +471,7 @@ fn grow(
         for (slot, &(lo, hi)) in ranges.iter().enumerate() {
             let node = first + slot;
             let members = &order[lo..hi];
-            let best = best_split(members, bins, grad, hess, params);
+            let best = best_split(members, bins, allowed, grad, hess, params);
             let mid = match best {
                 Some((f, b)) => {
                     features[node] = f as u16;
@@ -479,10 +505,12 @@ fn grow(
     (features, thresholds, leaves)
 }
 
-/// The best (feature, last left bin) of a node, or `None` when no split gains.
+/// The best (feature, last left bin) of a node among the `allowed` features, or `None` when
+/// no split gains.
 fn best_split(
     members: &[u32],
     bins: &[Vec<u8>],
+    allowed: &[bool],
     grad: &[f32],
     hess: &[f32],
     params: &BoostParams,
@@ -497,7 +525,11 @@ fn best_split(
     let parent = gt * gt / (ht + lambda);
     let per_feature: Vec<Option<(f64, usize)>> = bins
         .par_iter()
-        .map(|col| {
+        .zip(allowed)
+        .map(|(col, &allowed)| {
+            if !allowed {
+                return None;
+            }
             let mut hg = [0.0f64; MAX_BINS + 1];
             let mut hh = [0.0f64; MAX_BINS + 1];
             for &i in members {
@@ -641,6 +673,41 @@ mod tests {
             .filter(|(r, &y)| (f.margin(r) > 0.0) == y)
             .count();
         assert_eq!(correct, rows.len());
+    }
+
+    #[test]
+    fn column_subsampling_gives_each_tree_its_share_of_the_features() {
+        // Four features, each alone able to split (the label reads all four), a third of
+        // them a tree: ⌈4 / 3⌉ = 2 features per tree, drawn anew for each tree.
+        let rows: Vec<Vec<f32>> = (0..800u32)
+            .map(|i| (0..4).map(|j| ((i * (7 + 4 * j)) % 13) as f32).collect())
+            .collect();
+        let labels: Vec<bool> = rows.iter().map(|r| r.iter().sum::<f32>() > 24.0).collect();
+        let weights = vec![1.0; rows.len()];
+        let targets: Vec<f32> = labels.iter().map(|&y| y as u8 as f32).collect();
+        let data = Samples {
+            rows: &rows,
+            targets: &targets,
+            weights: &weights,
+        };
+        let p = BoostParams {
+            trees: 20,
+            depth: 3,
+            colsample: 1.0 / 3.0,
+            ..BoostParams::default()
+        };
+        let f = fit(&data, &p);
+        let mut seen = std::collections::BTreeSet::new();
+        for t in 0..f.trees() {
+            let used: std::collections::BTreeSet<u16> = (t * 7..(t + 1) * 7)
+                .filter(|&s| f.threshold[s] != f32::MAX)
+                .map(|s| f.feature[s])
+                .collect();
+            assert!(used.len() <= 2, "tree {t} splits on {used:?}");
+            seen.extend(used);
+        }
+        // Across trees every feature gets its turn.
+        assert_eq!(seen.len(), 4);
     }
 
     #[test]

@@ -62,7 +62,7 @@ pub fn fit_final(
 /// hessian and subsample (Debug forms of the enums).
 pub fn describe_fit(fo: &FitOptions, variant: Variant, sampling: &Sampling) -> String {
     format!(
-        "labels {:?}, features {:?}, classifier {:?}, stages {}, variant {:?}; targets {:?}, sample weight {:?}, page norm {:?}, samples ≤ {} by {:?}, λ {}, min child hessian {}, subsample {}",
+        "labels {:?}, features {:?}, classifier {:?}, stages {}, variant {:?}; targets {:?}, sample weight {:?}, page norm {:?}, samples ≤ {} by {:?}, λ {}, min child hessian {}, subsample {}, colsample {}",
         fo.labels,
         fo.features,
         fo.classifier,
@@ -75,7 +75,8 @@ pub fn describe_fit(fo: &FitOptions, variant: Variant, sampling: &Sampling) -> S
         sampling.order,
         fo.boost.lambda,
         fo.boost.min_child_hessian,
-        fo.boost.subsample
+        fo.boost.subsample,
+        fo.boost.colsample
     )
 }
 
@@ -481,6 +482,9 @@ pub fn provenance(
     let mut boost = String::new();
     if b.lambda != d.lambda {
         boost += &format!(" --lambda {}", b.lambda);
+    }
+    if b.colsample != d.colsample {
+        boost += &format!(" --colsample {}", b.colsample);
     }
     if b.min_child_hessian != d.min_child_hessian {
         boost += &format!(" --min-child-hessian {}", b.min_child_hessian);

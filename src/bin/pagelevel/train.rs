@@ -60,6 +60,9 @@ pub struct Args {
     /// Boosting: share of the samples each tree sees.
     #[arg(long, default_value_t = BoostParams::default().subsample)]
     subsample: f64,
+    /// Boosting: share of the features each tree may split on (both stages; seeded per tree).
+    #[arg(long, default_value_t = BoostParams::default().colsample)]
+    colsample: f64,
     /// Boosting: seed of the row subsampling (both stages). Retraining with other seeds
     /// measures how much of a difference between two runs is noise.
     #[arg(long, default_value_t = BoostParams::default().seed)]
@@ -170,6 +173,7 @@ pub fn run(mut args: Args) -> anyhow::Result<usize> {
         depth: args.depth,
         learning_rate: args.learning_rate,
         subsample: args.subsample,
+        colsample: args.colsample,
         lambda: args.lambda,
         min_child_hessian: args.min_child_hessian,
         seed: args.seed,
