@@ -677,10 +677,16 @@ mod tests {
 
     #[test]
     fn column_subsampling_gives_each_tree_its_share_of_the_features() {
-        // Four features, each alone able to split (the label reads all four), a third of
-        // them a tree: ⌈4 / 3⌉ = 2 features per tree, drawn anew for each tree.
+        // Four independent features (a hash of row and column), each able to split (the label
+        // reads all four), a third of them a tree: ⌈4 / 3⌉ = 2 features per tree, drawn anew
+        // for each tree.
+        let cell = |i: u32, j: u32| {
+            let h = (i.wrapping_mul(0x9e37_79b9) ^ j.wrapping_mul(0x85eb_ca6b))
+                .wrapping_mul(0xc2b2_ae35);
+            ((h >> 16) % 13) as f32
+        };
         let rows: Vec<Vec<f32>> = (0..800u32)
-            .map(|i| (0..4).map(|j| ((i * (7 + 4 * j)) % 13) as f32).collect())
+            .map(|i| (0..4).map(|j| cell(i, j)).collect())
             .collect();
         let labels: Vec<bool> = rows.iter().map(|r| r.iter().sum::<f32>() > 24.0).collect();
         let weights = vec![1.0; rows.len()];
