@@ -38,6 +38,7 @@ READS = {
     "related-links": "class names (related)",
     "reviews": "schema.org page type (Product, not Article), class names (review)",
     "link-lists": "schema.org/OpenGraph page type (Article), link density",
+    "dated-teasers": "schema.org/OpenGraph page type (Article), HTML <time>, repeated markup",
     "before-main": "WCAG skip link, HTML <main>",
     "only-chrome": "HTML/ARIA landmarks, WCAG skip links",
     "repeats": "repeated text (page property)",
@@ -46,7 +47,7 @@ READS = {
 }
 GENERIC = {
     "declared-discussion", "thread-posts", "main-start", "listing", "twin-items", "item-headings", "item-labels", "asides", "page-header-footer", "before-main", "only-chrome",
-    "repeats", "link-lists",
+    "repeats", "link-lists", "dated-teasers",
 }
 FALLBACK = {"lowest-fallback", "blocks-fallback"}
 

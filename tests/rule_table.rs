@@ -91,23 +91,48 @@ const SENTENCE: &str = "The watch that started it all is back in its next form, 
 /// JSON-LD declaring a news article.
 const NEWS_ARTICLE: &str = r#"<script type=application/ld+json>{"@context":"https://schema.org","@type":"NewsArticle"}</script>"#;
 
+/// Four other stories' headlines, for the boxes and feeds under an article.
+const HEADLINES: [&str; 4] = [
+    "Beckham is back in the news",
+    "Stewart reveals his morning routine",
+    "Vikander trains for the next role",
+    "Reynolds explains the film's ending",
+];
+
 /// An article of `prose` under a title, in a page whose head holds `head`, followed by a "More
 /// from Film" box of four linked headlines (27 words, 25 in links, 5 links).
 fn link_list_page(prose: &str, head: &str) -> String {
-    let stories: String = [
-        "Beckham is back in the news",
-        "Stewart reveals his morning routine",
-        "Vikander trains for the next role",
-        "Reynolds explains the film's ending",
-    ]
-    .iter()
-    .enumerate()
-    .map(|(k, t)| format!("<div class=story><a href=/film/s{k}>{t}</a></div>"))
-    .collect();
+    let stories: String = HEADLINES
+        .iter()
+        .enumerate()
+        .map(|(k, t)| format!("<div class=story><a href=/film/s{k}>{t}</a></div>"))
+        .collect();
     format!(
         "<head>{head}</head><body><article><h1>Mill reopens on Monday</h1><p>{prose}</p>\
          <div class=feed><span>More from</span> <a href=/film>Film</a>{stories}</div>\
          </article></body>"
+    )
+}
+
+/// An article of `prose` under a title, in a page whose head holds `head`, followed by a
+/// "Latest" feed of four cards (`div.card`: a linked headline, a `<time>` when `dated`, a
+/// one-line summary; 11 or 12 words each, 46 in all).
+fn dated_feed_page(prose: &str, head: &str, dated: bool) -> String {
+    let cards: String = HEADLINES
+    .iter()
+    .enumerate()
+    .map(|(k, t)| {
+        let time = if dated {
+            format!("<time datetime=2017-03-2{k}>2{k} March</time>")
+        } else {
+            format!("<span>2{k} March</span>")
+        };
+        format!("<div class=card><a href=/film/s{k}>{t}</a> {time}<p>Read what happened next.</p></div>")
+    })
+    .collect();
+    format!(
+        "<head>{head}</head><body><article><h1>Mill reopens on Monday</h1><p>{prose}</p></article>\
+         <div class=feed><h2>Latest</h2>{cards}</div></body>"
     )
 }
 
@@ -486,6 +511,23 @@ fn rows() -> Vec<Row> {
                 ("Stewart", 1, 0),
             ],
         ),
+        // A news article (JSON-LD NewsArticle) with a "Latest" feed of four cards, each a
+        // linked headline, a `<time>` and a summary (4 of 4 dated and linked, ≥ 2/3); the
+        // article's 125 kept words outweigh the cards' 46 and are ≥ 100, so the cards leave
+        // (the feed's heading is no card: it stays).
+        row(
+            Rule::DatedTeasers,
+            dated_feed_page(&words("a", 120), NEWS_ARTICLE, true),
+            (false, false),
+            &[
+                ("Mill reopens on Monday", 1, 1),
+                ("a119", 1, 1),
+                ("Latest", 1, 1),
+                ("Beckham", 1, 0),
+                ("Reynolds", 1, 0),
+                ("Read what happened next", 4, 0),
+            ],
+        ),
         // A skip link to #content, with a menu line before the target: 31 words kept from the
         // target on (≥ 20), so the link and the menu leave.
         row(
@@ -797,6 +839,26 @@ fn link_lists_leave_only_an_article_that_outweighs_them() {
     );
     let toc_out = text(&with_toc.replace("href=#", "href=/guide#"));
     assert!(!toc_out.contains("Wheels and millstones"), "{toc_out}");
+}
+
+#[test]
+fn dated_teasers_leave_only_an_article_that_outweighs_them() {
+    // The dated-teasers row's page: its cards leave. They stay when the page declares no
+    // article, when the cards carry no `<time>`, when the article's prose is under 100 words
+    // (60), and when the dated items are the page (a live blog: twelve cards, 138 words,
+    // outweigh the other 125).
+    let teasers = RuleSet::NONE.with(Rule::DatedTeasers);
+    let text = |html: &str| main_text(html, teasers, None, None);
+    let prose = words("a", 120);
+    assert!(!text(&row_of(Rule::DatedTeasers).html).contains("Beckham"));
+    assert!(text(&dated_feed_page(&prose, "", true)).contains("Beckham"));
+    assert!(text(&dated_feed_page(&prose, NEWS_ARTICLE, false)).contains("Beckham"));
+    assert!(text(&dated_feed_page(&words("a", 60), NEWS_ARTICLE, true)).contains("Beckham"));
+    let page = dated_feed_page(&prose, NEWS_ARTICLE, true);
+    let start = page.find("<div class=card>").unwrap();
+    let cards = &page[start..page.rfind("</div></body>").unwrap()];
+    let live = page.replace(cards, &cards.repeat(3));
+    assert!(text(&live).contains("Beckham"));
 }
 
 #[test]

@@ -32,6 +32,7 @@ mod repeats;
 mod rule_table;
 mod sitelevel;
 mod stack;
+mod teasers;
 mod threshold;
 mod view;
 mod warc;

@@ -27,11 +27,12 @@
 //! | 15 | `related-links` | lists of related links leave |
 //! | 16 | `reviews` | on a page that declares a product and no article by schema.org type or `og:type` (a shop's product page, [`crate::features::PageFeatures::declares_product`]), the customer reviews (`itemprop=review`, ids and classes named review or testimonial) leave |
 //! | 17 | `link-lists` | on a page that declares an article by schema.org type or `og:type`, blocks of nearly all link text ("More from", "Latest", tag lists: at least 3 links, 15 words, 9/10 of them in links; no in-page link) leave when the article's prose (kept words outside them and outside links) outweighs them and holds 100 words ([`links::drop_link_lists`]) |
-//! | 18 | `before-main` | what precedes the page's main start and its title heading leaves ([`bypass::drop_bypassed`]) |
-//! | 19 | `only-chrome` | a page whose few kept words all lie in its chrome landmarks or its skip links (WCAG bypass links) has no main content ([`comments::only_chrome`]) |
-//! | 20 | `repeats` | the second copy of a repeated passage leaves ([`crate::features::repeats::drop_repeats`]) |
-//! | 21 | `blocks-fallback` | when nothing is kept, boilerpipe's content blocks outside the chrome are |
-//! | 22 | `lowest-fallback` | when that is nothing too, the least template-like text that is not chrome is |
+//! | 18 | `dated-teasers` | on a page that declares an article (as for rule 17) and is no thread, the items of every group of markup twins of which two thirds each hold a `<time>` element and a link ("Latest News": other stories, each with its own date) leave when the article's other kept words outweigh them and hold 100 words; a group holding the title heading or the main start stays ([`twins::drop_dated_teasers`]) |
+//! | 19 | `before-main` | what precedes the page's main start and its title heading leaves ([`bypass::drop_bypassed`]) |
+//! | 20 | `only-chrome` | a page whose few kept words all lie in its chrome landmarks or its skip links (WCAG bypass links) has no main content ([`comments::only_chrome`]) |
+//! | 21 | `repeats` | the second copy of a repeated passage leaves ([`crate::features::repeats::drop_repeats`]) |
+//! | 22 | `blocks-fallback` | when nothing is kept, boilerpipe's content blocks outside the chrome are |
+//! | 23 | `lowest-fallback` | when that is nothing too, the least template-like text that is not chrome is |
 //!
 //! Rules 10–16 each drop their regions only when the page keeps at least
 //! [`RuleOptions::min_article_words`] words outside them: the regions then belong to an
@@ -121,27 +122,36 @@ pub fn main_keep(
     let posts = on(Rule::ThreadPosts);
     // A product page's lists are other products (carousels), not its content.
     let listing = on(Rule::Listing) && !f.declares_product;
-    if posts || listing || on(Rule::TwinItems) || on(Rule::ItemHeadings) || on(Rule::ItemLabels) {
-        let groups = twins::Groups::new(&cx);
+    // Only an article has other stories to point to; a listing's dated items are its content.
+    let teasers = on(Rule::DatedTeasers) && f.declares_article;
+    let mut groups = None;
+    if posts
+        || listing
+        || teasers
+        || on(Rule::TwinItems)
+        || on(Rule::ItemHeadings)
+        || on(Rule::ItemLabels)
+    {
+        let groups: &twins::Groups = groups.insert(twins::Groups::new(&cx));
         if listing {
-            twins::keep_listing(&cx, &groups, &mut mask);
+            twins::keep_listing(&cx, groups, &mut mask);
         }
         if posts {
             let named = f.declares_discussion || f.thread_url;
-            let restored = twins::keep_posts(&cx, &groups, named, &mut mask);
+            let restored = twins::keep_posts(&cx, groups, named, &mut mask);
             // Posts restored by their forum engine's names make the page a thread: they may
             // sit in comment regions too (vBulletin's `DiscussionBoard-message`). Where the
             // model kept them, the comment regions are left to `comments`.
             thread |= !named && restored > 0;
         }
         if on(Rule::TwinItems) {
-            twins::keep_twins(&cx, &groups, &mut mask);
+            twins::keep_twins(&cx, groups, &mut mask);
         }
         if on(Rule::ItemHeadings) {
-            twins::keep_item_headings(&cx, &groups, &mut mask);
+            twins::keep_item_headings(&cx, groups, &mut mask);
         }
         if on(Rule::ItemLabels) {
-            twins::drop_item_labels(&cx, &groups, &mut mask);
+            twins::drop_item_labels(&cx, groups, &mut mask);
         }
     }
     let passes: Vec<comments::Pass> = [
@@ -184,6 +194,10 @@ pub fn main_keep(
     // An article's content is prose: its lists of links point away from it.
     if on(Rule::LinkLists) && f.declares_article {
         links::drop_link_lists(&cx, f.title_heading, &mut mask);
+    }
+    // A thread's posts are dated twins too: they are its content.
+    if let Some(groups) = groups.as_ref().filter(|_| teasers && !thread) {
+        twins::drop_dated_teasers(&cx, groups, [f.title_heading, f.main_start], &mut mask);
     }
     if let Some(start) = start.filter(|_| on(Rule::BeforeMain)) {
         bypass::drop_bypassed(&cx, start, f.title_heading, &mut mask);

@@ -42,6 +42,9 @@ pub enum Rule {
     Reviews,
     /// On a page that declares an article, blocks of nearly all link text leave.
     LinkLists,
+    /// On a page that declares an article, lists whose items each carry their own date and
+    /// link (a feed of other stories) leave.
+    DatedTeasers,
     /// What precedes the page's main start (and its title) leaves.
     BeforeMain,
     /// A page whose few kept words are all chrome has no main content.
@@ -56,7 +59,7 @@ pub enum Rule {
 
 impl Rule {
     /// Every rule, in the order the rules run.
-    pub const ALL: [Rule; 22] = [
+    pub const ALL: [Rule; 23] = [
         Rule::ForumReplies,
         Rule::DeclaredDiscussion,
         Rule::ThreadUrl,
@@ -74,6 +77,7 @@ impl Rule {
         Rule::RelatedLinks,
         Rule::Reviews,
         Rule::LinkLists,
+        Rule::DatedTeasers,
         Rule::BeforeMain,
         Rule::OnlyChrome,
         Rule::Repeats,
@@ -101,6 +105,7 @@ impl Rule {
             Rule::RelatedLinks => "related-links",
             Rule::Reviews => "reviews",
             Rule::LinkLists => "link-lists",
+            Rule::DatedTeasers => "dated-teasers",
             Rule::BeforeMain => "before-main",
             Rule::OnlyChrome => "only-chrome",
             Rule::Repeats => "repeats",
@@ -154,6 +159,9 @@ impl Rule {
             }
             Rule::LinkLists => {
                 "a page declaring an article (schema.org, og:type) loses its blocks of nearly all link text"
+            }
+            Rule::DatedTeasers => {
+                "a page declaring an article (schema.org, og:type) loses its lists whose items each carry a <time> and a link (other stories)"
             }
             Rule::BeforeMain => "what precedes the page's main start and its title heading leaves",
             Rule::OnlyChrome => {

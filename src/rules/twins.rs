@@ -132,6 +132,67 @@ pub fn keep_item_headings(cx: &Context, groups: &Groups, keep: &mut [bool]) -> u
         .sum()
 }
 
+/// Clears `keep` on the items of every group of markup twins of which at least two thirds of
+/// the items each hold a `<time>` element and a link, and none holds a node of `spared` (the
+/// title heading, the main start): a feed of other stories, each with its own date ("Latest
+/// News", "More from"), written from one template. The items leave only when the kept words
+/// outside such groups are at least as many as theirs and at least
+/// [`RuleOptions::min_article_words`](super::RuleOptions::min_article_words) (the article
+/// outweighs its feeds). The caller runs it only on an article that is no thread (a thread's
+/// posts are dated twins too). Returns how many kept visible text nodes it cleared.
+///
+/// # Complexity
+/// O(n): one pass counts the `<time>` elements before each node, so an item's count is a
+/// difference; then one walk over each group's items and one over the chosen items' subtrees.
+pub fn drop_dated_teasers(
+    cx: &Context,
+    groups: &Groups,
+    spared: [Option<usize>; 2],
+    keep: &mut [bool],
+) -> usize {
+    let dom = cx.dom;
+    let n = dom.len();
+    // times[i]: the `<time>` elements among nodes 0..i, so a subtree's is times[end] − times[i].
+    let mut times = vec![0u32; n + 1];
+    for i in 0..n {
+        let node = dom.node(i);
+        times[i + 1] = times[i] + (node.kind == Kind::Element && node.tag == Tag::TIME) as u32;
+    }
+    let holds_spared =
+        |item: usize, end: usize| spared.iter().flatten().any(|&s| item <= s && s < end);
+    let mut feeds: Vec<(usize, usize)> = Vec::new();
+    for items in groups.all() {
+        let ranges = items.iter().map(|&i| (i, dom.node(i).end as usize));
+        if ranges.clone().any(|(a, b)| holds_spared(a, b)) {
+            continue;
+        }
+        let dated = ranges
+            .clone()
+            .filter(|&(a, b)| times[b] > times[a] && cx.counts[a].links > 0)
+            .count();
+        if 3 * dated >= 2 * items.len() {
+            feeds.extend(ranges);
+        }
+    }
+    if feeds.is_empty() {
+        return 0;
+    }
+    // Nested groups: keep the outermost ranges only.
+    feeds.sort_unstable();
+    let mut outer: Vec<(usize, usize)> = Vec::new();
+    for (a, b) in feeds {
+        if outer.last().is_none_or(|&(_, e)| a >= e) {
+            outer.push((a, b));
+        }
+    }
+    let inside: u64 = outer.iter().map(|&(a, b)| cx.kept_words(keep, a..b)).sum();
+    let all = cx.kept_words(keep, 0..n);
+    if inside == 0 || all - inside < inside.max(cx.opts.min_article_words as u64) {
+        return 0;
+    }
+    outer.iter().map(|&(a, b)| cx.clear_text(keep, a..b)).sum()
+}
+
 /// A thread's posts: the group of markup twins whose items hold the most words outside links
 /// is its posts when those are at least
 /// [`RuleOptions::min_posts_share`](super::RuleOptions::min_posts_share) of the page's words
