@@ -142,8 +142,9 @@ pub fn keep_item_headings(cx: &Context, groups: &Groups, keep: &mut [bool]) -> u
 /// posts are dated twins too). Returns how many kept visible text nodes it cleared.
 ///
 /// # Complexity
-/// O(n): one pass counts the `<time>` elements before each node, so an item's count is a
-/// difference; then one walk over each group's items and one over the chosen items' subtrees.
+/// O(n + e log t) for e group items and t `<time>` elements: one pass finds the `<time>`
+/// elements (a page with fewer than [`MIN_TWINS`] has no feed), a binary search per item, one
+/// walk over the chosen items' subtrees.
 pub fn drop_dated_teasers(
     cx: &Context,
     groups: &Groups,
@@ -152,12 +153,19 @@ pub fn drop_dated_teasers(
 ) -> usize {
     let dom = cx.dom;
     let n = dom.len();
-    // times[i]: the `<time>` elements among nodes 0..i, so a subtree's is times[end] − times[i].
-    let mut times = vec![0u32; n + 1];
-    for i in 0..n {
-        let node = dom.node(i);
-        times[i + 1] = times[i] + (node.kind == Kind::Element && node.tag == Tag::TIME) as u32;
+    // The `<time>` elements in document order: a subtree holds one when the first at or after
+    // its root comes before its end.
+    let times: Vec<usize> = (0..n)
+        .filter(|&i| dom.node(i).kind == Kind::Element && dom.node(i).tag == Tag::TIME)
+        .collect();
+    if times.len() < MIN_TWINS {
+        return 0;
     }
+    let dated = |a: usize, b: usize| {
+        times
+            .get(times.partition_point(|&t| t < a))
+            .is_some_and(|&t| t < b)
+    };
     let holds_spared =
         |item: usize, end: usize| spared.iter().flatten().any(|&s| item <= s && s < end);
     let mut feeds: Vec<(usize, usize)> = Vec::new();
@@ -168,7 +176,7 @@ pub fn drop_dated_teasers(
         }
         let dated = ranges
             .clone()
-            .filter(|&(a, b)| times[b] > times[a] && cx.counts[a].links > 0)
+            .filter(|&(a, b)| dated(a, b) && cx.counts[a].links > 0)
             .count();
         if 3 * dated >= 2 * items.len() {
             feeds.extend(ranges);
