@@ -620,6 +620,18 @@ mod tests {
         }
     }
 
+    /// The forest `params` fits to hard `labels` (targets 0 or 1) of unit weight.
+    fn fit_labels(rows: &[Vec<f32>], labels: &[bool], params: &BoostParams) -> Forest {
+        let weights = vec![1.0; rows.len()];
+        let targets: Vec<f32> = labels.iter().map(|&y| y as u8 as f32).collect();
+        let data = Samples {
+            rows,
+            targets: &targets,
+            weights: &weights,
+        };
+        fit(&data, params)
+    }
+
     #[test]
     fn one_stump_by_hand() {
         // Depth-1 tree on feature 1 at 0.5: left leaf −1, right leaf +2, base 0.25.
@@ -652,13 +664,6 @@ mod tests {
             rows.push(vec![a, b, noise]);
             labels.push((a > 0.45) != (b > 0.45));
         }
-        let weights = vec![1.0; rows.len()];
-        let targets: Vec<f32> = labels.iter().map(|&y| y as u8 as f32).collect();
-        let data = Samples {
-            rows: &rows,
-            targets: &targets,
-            weights: &weights,
-        };
         let params = BoostParams {
             trees: 30,
             depth: 2,
@@ -666,7 +671,7 @@ mod tests {
             subsample: 1.0,
             ..BoostParams::default()
         };
-        let f = resolved(fit(&data, &params), 3);
+        let f = resolved(fit_labels(&rows, &labels, &params), 3);
         let correct = rows
             .iter()
             .zip(&labels)
@@ -689,20 +694,13 @@ mod tests {
             .map(|i| (0..4).map(|j| cell(i, j)).collect())
             .collect();
         let labels: Vec<bool> = rows.iter().map(|r| r.iter().sum::<f32>() > 24.0).collect();
-        let weights = vec![1.0; rows.len()];
-        let targets: Vec<f32> = labels.iter().map(|&y| y as u8 as f32).collect();
-        let data = Samples {
-            rows: &rows,
-            targets: &targets,
-            weights: &weights,
-        };
         let p = BoostParams {
             trees: 20,
             depth: 3,
             colsample: 1.0 / 3.0,
             ..BoostParams::default()
         };
-        let f = fit(&data, &p);
+        let f = fit_labels(&rows, &labels, &p);
         let mut seen = std::collections::BTreeSet::new();
         for t in 0..f.trees() {
             let used: std::collections::BTreeSet<u16> = (t * 7..(t + 1) * 7)
