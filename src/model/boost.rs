@@ -396,16 +396,12 @@ pub fn fit(data: &Samples<'_>, params: &BoostParams) -> Forest {
     let col_take =
         ((k as f64 * params.colsample.clamp(0.0, 1.0)).ceil() as usize).clamp(1, k.max(1));
     let mut allowed = vec![true; k];
+    let mut cols: Vec<usize> = Vec::with_capacity(k);
     for _ in 0..params.trees {
         if col_take < k {
-            let mut cols: Vec<usize> = (0..k).collect();
-            for i in 0..col_take {
-                col_rng ^= col_rng << 13;
-                col_rng ^= col_rng >> 7;
-                col_rng ^= col_rng << 17;
-                let j = i + (col_rng % (k - i) as u64) as usize;
-                cols.swap(i, j);
-            }
+            cols.clear();
+            cols.extend(0..k);
+            draw_front(&mut cols, col_take, &mut col_rng);
             allowed.iter_mut().for_each(|a| *a = false);
             cols[..col_take].iter().for_each(|&c| allowed[c] = true);
         }
@@ -415,16 +411,10 @@ pub fn fit(data: &Samples<'_>, params: &BoostParams) -> Forest {
             grad[i] = w * (p - data.targets[i]);
             hess[i] = (w * p * (1.0 - p)).max(1e-6 * w);
         }
-        // Seeded partial Fisher–Yates: the tree's rows, in ascending order.
+        // The tree's rows, in ascending order.
         let mut rows: Vec<u32> = (0..n as u32).collect();
         if take < n {
-            for i in 0..take {
-                rng ^= rng << 13;
-                rng ^= rng >> 7;
-                rng ^= rng << 17;
-                let j = i + (rng % (n - i) as u64) as usize;
-                rows.swap(i, j);
-            }
+            draw_front(&mut rows, take, &mut rng);
             rows.truncate(take);
             rows.sort_unstable();
         }
@@ -444,6 +434,19 @@ pub fn fit(data: &Samples<'_>, params: &BoostParams) -> Forest {
         forest.leaf.extend_from_slice(&leaves);
     }
     forest
+}
+
+/// Moves a seeded uniform draw of `take` of `items` to their front: a partial Fisher–Yates
+/// shuffle on the xorshift64 stream `rng` (its state must not be 0), the same draws on every
+/// run and platform. O(take).
+fn draw_front<T>(items: &mut [T], take: usize, rng: &mut u64) {
+    for i in 0..take {
+        *rng ^= *rng << 13;
+        *rng ^= *rng >> 7;
+        *rng ^= *rng << 17;
+        let j = i + (*rng % (items.len() - i) as u64) as usize;
+        items.swap(i, j);
+    }
 }
 
 /// Grows one complete tree of `depth` levels on `rows`, splitting on the `allowed` features;

@@ -174,11 +174,11 @@ pub fn drop_dated_teasers(
         if ranges.clone().any(|(a, b)| holds_spared(a, b)) {
             continue;
         }
-        let dated = ranges
+        let with_date = ranges
             .clone()
             .filter(|&(a, b)| dated(a, b) && cx.counts[a].links > 0)
             .count();
-        if 3 * dated >= 2 * items.len() {
+        if 3 * with_date >= 2 * items.len() {
             feeds.extend(ranges);
         }
     }
