@@ -843,16 +843,31 @@ fn link_lists_leave_only_an_article_that_outweighs_them() {
 
 #[test]
 fn dated_teasers_leave_only_an_article_that_outweighs_them() {
-    // The dated-teasers row's page: its cards leave. They stay when the page declares no
-    // article, when the cards carry no `<time>`, when the article's prose is under 100 words
-    // (60), and when the dated items are the page (a live blog: twelve cards, 138 words,
-    // outweigh the other 125).
+    // The dated-teasers row's page: its cards leave, and so they do when their dates are text
+    // with a year standing alone (`<span>20 March 2017</span>`, not in the card's own text).
+    // They stay when the page declares no article, when the cards carry no date (`20 March`:
+    // no year, no `<time>`), when the article's prose is under 100 words (60), and when the
+    // dated items are the page (a live blog: twelve cards, 138 words, outweigh the other 125).
     let teasers = RuleSet::NONE.with(Rule::DatedTeasers);
     let text = |html: &str| main_text(html, teasers, None, None);
     let prose = words("a", 120);
     assert!(!text(&row_of(Rule::DatedTeasers).html).contains("Beckham"));
     assert!(text(&dated_feed_page(&prose, "", true)).contains("Beckham"));
-    assert!(text(&dated_feed_page(&prose, NEWS_ARTICLE, false)).contains("Beckham"));
+    let undated = dated_feed_page(&prose, NEWS_ARTICLE, false);
+    assert!(text(&undated).contains("Beckham"));
+    let text_dates = undated.replace(" March</span>", " March 2017</span>");
+    assert_ne!(text_dates, undated);
+    let out = text(&text_dates);
+    assert!(
+        !out.contains("Beckham") && out.contains("Mill reopens"),
+        "{out}"
+    );
+    // A date in the card's own text, beside its link, does not stand alone: no date.
+    let inline_dates = text_dates
+        .replace("<span>", "")
+        .replace(" 2017</span>", " 2017");
+    assert!(!inline_dates.contains("<span>"));
+    assert!(text(&inline_dates).contains("Beckham"));
     assert!(text(&dated_feed_page(&words("a", 60), NEWS_ARTICLE, true)).contains("Beckham"));
     let page = dated_feed_page(&prose, NEWS_ARTICLE, true);
     let start = page.find("<div class=card>").unwrap();

@@ -1,5 +1,5 @@
 //! The `dated-teasers` rule on a real page (its hand-worked cases are in `rule_table.rs`): an
-//! article's feeds of other stories, each card with its own `<time>`, leave.
+//! article's feeds of other stories, each card with its own date, leave.
 
 use crate::common;
 
@@ -17,23 +17,56 @@ fn text(bytes: &[u8], rules: RuleSet) -> String {
     pagelevel::extract(bytes, &opts).unwrap().text
 }
 
+/// The main text of a shared page (`path` under the data folder) with every rule, and without
+/// `dated-teasers`; `None` (the test skipped) without the data.
+fn on_and_off(test: &str, path: &str) -> Option<(String, String)> {
+    let data = common::data_or_skip(test)?;
+    let bytes = common::gunzip(&data.join(path));
+    Some((
+        text(&bytes, RuleSet::ALL),
+        text(&bytes, RuleSet::ALL.without(Rule::DatedTeasers)),
+    ))
+}
+
 #[test]
 fn real_article_loses_its_dated_feed() {
     // Digital Spy's story on the Power Rangers (chaos ranger-7, a NewsArticle): under it a
     // "Latest News" feed of cards, each a linked headline, a `<time>` ("29 March 2017") and a
     // summary, which the embedded model keeps. The rule drops the cards and keeps the story;
     // switched off, the cards' dates are back.
-    let Some(data) = common::data_or_skip("real_article_loses_its_dated_feed") else {
+    let Some((on, off)) = on_and_off(
+        "real_article_loses_its_dated_feed",
+        "chaos/html/ranger-7.html.gz",
+    ) else {
         return;
     };
-    let bytes = common::gunzip(&data.join("chaos/html/ranger-7.html.gz"));
-    let on = text(&bytes, RuleSet::ALL);
     assert!(
         on.contains("in that suit you are a superhero"),
         "the story stays: {on}"
     );
     assert!(!on.contains("29 March 2017"), "{on}");
-    let off = text(&bytes, RuleSet::ALL.without(Rule::DatedTeasers));
     assert!(off.contains("in that suit you are a superhero"), "{off}");
     assert!(off.matches("29 March 2017").count() >= 5, "{off}");
+}
+
+#[test]
+fn an_older_feed_dated_in_text_leaves_too() {
+    // Phys.org in 2017 (chaos reef-2, og:type article): under the story, "Related Stories",
+    // cards of a linked headline, a date written as text in its own `<small>` ("March 15,
+    // 2017") and a summary, no `<time>`. The embedded model keeps two of them; the rule drops
+    // them and keeps the story (with its own date line).
+    let Some((on, off)) = on_and_off(
+        "an_older_feed_dated_in_text_leaves_too",
+        "chaos/html/reef-2.html.gz",
+    ) else {
+        return;
+    };
+    assert!(
+        on.contains("3-D mapping techniques") && on.contains("March 29, 2017"),
+        "the story stays: {on}"
+    );
+    assert!(!on.contains("Coral researchers are remobilising"), "{on}");
+    assert!(off.contains("3-D mapping techniques"), "{off}");
+    assert!(off.contains("Coral researchers are remobilising"), "{off}");
+    assert!(off.matches("March 15, 2017").count() >= 2, "{off}");
 }

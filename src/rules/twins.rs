@@ -11,6 +11,7 @@
 use super::context::Context;
 use crate::dom::{Kind, Tag};
 use crate::features::names::{CHROME_LANDMARK_BITS, FORUM_GROUP_BIT};
+use crate::metadata::date;
 use rustc_hash::FxHashMap;
 
 /// Items a group needs before its majority speaks for the rest: a pair is no list.
@@ -133,18 +134,19 @@ pub fn keep_item_headings(cx: &Context, groups: &Groups, keep: &mut [bool]) -> u
 }
 
 /// Clears `keep` on the items of every group of markup twins of which at least two thirds of
-/// the items each hold a `<time>` element and a link, and none holds a node of `spared` (the
-/// title heading, the main start): a feed of other stories, each with its own date ("Latest
-/// News", "More from"), written from one template. The items leave only when the kept words
+/// the items each hold a date (a `<time>` element, or `is_date_text`: a few words standing
+/// alone in their element that are a date with its year) and a link, and none holds a node of
+/// `spared` (the title heading, the main start): a feed of other stories, each with its own
+/// date ("Latest News", "More from", "Related Stories"), written from one template. The items leave only when the kept words
 /// outside such groups are at least as many as theirs and at least
 /// [`RuleOptions::min_article_words`](super::RuleOptions::min_article_words) (the article
 /// outweighs its feeds). The caller runs it only on an article that is no thread (a thread's
 /// posts are dated twins too). Returns how many kept visible text nodes it cleared.
 ///
 /// # Complexity
-/// O(n + e log t) for e group items and t `<time>` elements: one pass finds the `<time>`
-/// elements (a page with fewer than [`MIN_TWINS`] has no feed), a binary search per item, one
-/// walk over the chosen items' subtrees.
+/// O(n + e log t) for e group items and t dates: one pass finds the dates (a short text is
+/// parsed only when it has three to six words; a page with fewer than [`MIN_TWINS`] has no
+/// feed), a binary search per item, one walk over the chosen items' subtrees.
 pub fn drop_dated_teasers(
     cx: &Context,
     groups: &Groups,
@@ -153,10 +155,18 @@ pub fn drop_dated_teasers(
 ) -> usize {
     let dom = cx.dom;
     let n = dom.len();
-    // The `<time>` elements in document order: a subtree holds one when the first at or after
-    // its root comes before its end.
+    // The dates in document order, `<time>` elements and short texts that are a date (older
+    // layouts write `March 15, 2017` in a `<small>`): a subtree holds one when the first at or
+    // after its root comes before its end.
     let times: Vec<usize> = (0..n)
-        .filter(|&i| dom.node(i).kind == Kind::Element && dom.node(i).tag == Tag::TIME)
+        .filter(|&i| {
+            let node = dom.node(i);
+            match node.kind {
+                Kind::Element => node.tag == Tag::TIME,
+                Kind::Text => cx.visible[i] && is_date_text(cx, i),
+                _ => false,
+            }
+        })
         .collect();
     if times.len() < MIN_TWINS {
         return 0;
@@ -200,6 +210,24 @@ pub fn drop_dated_teasers(
     }
     outer.iter().map(|&(a, b)| cx.clear_text(keep, a..b)).sum()
 }
+
+/// Whether visible text node `i` is a date standing alone: the whole text of its element
+/// (`<small>March 15, 2017</small>`, not a date inside a sentence or a citation), of three to
+/// [`DATE_TEXT_MAX_WORDS`] words, that [`date::parse`] reads (so with its year).
+/// O(length of a short text).
+fn is_date_text(cx: &Context, i: usize) -> bool {
+    let text = cx.dom.text(i);
+    let words = cx.counts[i].words;
+    let parent = cx.dom.node(i).parent as usize;
+    // A year is four digits: the cheap tests first.
+    (3..=DATE_TEXT_MAX_WORDS).contains(&words)
+        && cx.counts[parent].words == words
+        && text.bytes().filter(u8::is_ascii_digit).count() >= 4
+        && date::parse(text).is_some()
+}
+
+/// The most words of a text node read as a date ("Published on Friday, March 15, 2017").
+const DATE_TEXT_MAX_WORDS: u32 = 6;
 
 /// A thread's posts: the group of markup twins whose items hold the most words outside links
 /// is its posts when those are at least
