@@ -75,7 +75,8 @@
 //! # Stages
 //! Each stage is a module, in the order a page goes through them (`docs/architecture.md`
 //! draws them with the data between them); a stage imports only the helpers ([`config`],
-//! [`error`], [`text`], [`url`]) and the stages before it, which `tests/architecture.rs` checks.
+//! [`date`], [`error`], [`text`], [`url`]) and the stages before it, which
+//! `tests/architecture.rs` checks.
 //!
 //! | stage | what it does |
 //! |---|---|
@@ -110,6 +111,7 @@ macro_rules! add_assign_fields {
 
 pub mod batch;
 pub mod config;
+pub mod date;
 pub mod decode;
 pub mod dedup;
 pub mod dom;

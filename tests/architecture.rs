@@ -5,7 +5,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
 
 /// Helpers every stage may use; they use only each other.
-const HELPERS: &[&str] = &["config", "error", "text", "url"];
+const HELPERS: &[&str] = &["config", "date", "error", "text", "url"];
 
 /// The stages in order: a module may import the helpers and the modules of earlier rows (and of
 /// its own row), never a later one.

@@ -1,6 +1,6 @@
 //! Author names: cleaning a byline into names, and rejecting what is not a person.
 
-use super::date;
+use crate::date;
 use super::vocabulary::{BYLINE_PREFIXES, JOB_TITLE_WORDS, NOT_PERSONS};
 
 /// Most names kept from one value (a byline listing a dozen contributors keeps the first ones).

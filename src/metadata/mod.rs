@@ -29,7 +29,8 @@
 //! most [`DETECT_BYTES`] of main text.
 
 pub mod author;
-pub mod date;
+/// Dates written in text and URLs (a helper every stage may use), here as the metadata reads them.
+pub use crate::date;
 pub mod front;
 mod jsonld;
 pub mod title;

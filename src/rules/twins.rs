@@ -9,9 +9,9 @@
 //! name looks like a link list to the model when its description and price do not.
 
 use super::context::Context;
+use crate::date;
 use crate::dom::{Kind, Tag};
 use crate::features::names::{CHROME_LANDMARK_BITS, FORUM_GROUP_BIT};
-use crate::metadata::date;
 use rustc_hash::FxHashMap;
 
 /// Items a group needs before its majority speaks for the rest: a pair is no list.

@@ -121,7 +121,7 @@ const MONTHS: &[(&str, u32)] = &[
 ];
 
 /// The month an English month name or abbreviation names.
-pub(super) fn month_of(word: &str) -> Option<u32> {
+pub(crate) fn month_of(word: &str) -> Option<u32> {
     let w = word.trim_end_matches('.');
     MONTHS
         .iter()
