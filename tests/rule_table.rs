@@ -845,14 +845,22 @@ fn link_lists_leave_only_an_article_that_outweighs_them() {
 fn dated_teasers_leave_only_an_article_that_outweighs_them() {
     // The dated-teasers row's page: its cards leave, and so they do when their dates are text
     // with a year standing alone (`<span>20 March 2017</span>`, not in the card's own text).
-    // They stay when the page declares no article, when the cards carry no date (`20 March`:
-    // no year, no `<time>`), when the article's prose is under 100 words (60), and when the
-    // dated items are the page (a live blog: twelve cards, 138 words, outweigh the other 125).
+    // They stay when the page declares no article, or a list too (a section front that
+    // OpenGraph calls an article and schema.org a CollectionPage), when the cards carry no date
+    // (`20 March`: no year, no `<time>`), when the article's prose is under 100 words (60), and
+    // when the dated items are the page (a live blog: twelve cards, 138 words, outweigh the
+    // other 125).
     let teasers = RuleSet::NONE.with(Rule::DatedTeasers);
     let text = |html: &str| main_text(html, teasers, None, None);
     let prose = words("a", 120);
     assert!(!text(&row_of(Rule::DatedTeasers).html).contains("Beckham"));
     assert!(text(&dated_feed_page(&prose, "", true)).contains("Beckham"));
+    // A section front whose CMS says `og:type` article while schema.org says it is a list.
+    let og = r#"<meta property="og:type" content="article">"#;
+    let front =
+        format!(r#"{og}<script type=application/ld+json>{{"@type":"CollectionPage"}}</script>"#);
+    assert!(!text(&dated_feed_page(&prose, og, true)).contains("Beckham"));
+    assert!(text(&dated_feed_page(&prose, &front, true)).contains("Beckham"));
     let undated = dated_feed_page(&prose, NEWS_ARTICLE, false);
     assert!(text(&undated).contains("Beckham"));
     let text_dates = undated.replace(" March</span>", " March 2017</span>");

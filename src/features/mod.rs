@@ -154,6 +154,9 @@ pub struct PageFeatures {
     /// Whether the page declares itself an article (schema.org Article, NewsArticle,
     /// BlogPosting and kin; OpenGraph `og:type` article): its content is prose.
     pub declares_article: bool,
+    /// Whether the page declares itself a list of things (schema.org ItemList, CollectionPage,
+    /// SearchResultsPage, …): its items are its content, whatever `og:type` a CMS writes.
+    pub declares_list: bool,
     /// Whether the page's URL names a forum thread by its engine's path convention
     /// ([`url::names_thread`]); not a model column, read by the `thread-url` rule.
     pub thread_url: bool,
@@ -459,6 +462,7 @@ pub fn compute_with_layout(
         declares_product: declared & (names::declared::PRODUCT | names::declared::ARTICLE)
             == names::declared::PRODUCT,
         declares_article: declared & names::declared::ARTICLE != 0,
+        declares_list: declared & names::declared::LIST != 0,
         thread_url: url.is_some_and(url::names_thread),
         keys,
         marks,

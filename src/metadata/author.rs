@@ -1,7 +1,7 @@
 //! Author names: cleaning a byline into names, and rejecting what is not a person.
 
-use crate::date;
 use super::vocabulary::{BYLINE_PREFIXES, JOB_TITLE_WORDS, NOT_PERSONS};
+use crate::date;
 
 /// Most names kept from one value (a byline listing a dozen contributors keeps the first ones).
 const MAX_NAMES: usize = 5;

@@ -27,7 +27,7 @@
 //! | 15 | `related-links` | lists of related links leave |
 //! | 16 | `reviews` | on a page that declares a product and no article by schema.org type or `og:type` (a shop's product page, [`crate::features::PageFeatures::declares_product`]), the customer reviews (`itemprop=review`, ids and classes named review or testimonial) leave |
 //! | 17 | `link-lists` | on a page that declares an article by schema.org type or `og:type`, blocks of nearly all link text ("More from", "Latest", tag lists: at least 3 links, 15 words, 9/10 of them in links; no in-page link) leave when the article's prose (kept words outside them and outside links) outweighs them and holds 100 words ([`links::drop_link_lists`]) |
-//! | 18 | `dated-teasers` | on a page that declares an article (as for rule 17) and is no thread, the items of every group of markup twins of which two thirds each hold a date (a `<time>` element, or the whole text of its element, at most six words that are a date with its year) and a link ("Latest News": other stories, each with its own date) leave when the article's other kept words outweigh them and hold 100 words; a group holding the title heading or the main start stays ([`twins::drop_dated_teasers`]) |
+//! | 18 | `dated-teasers` | on a page that declares an article (as for rule 17) and no list (schema.org ItemList, CollectionPage, SearchResultsPage: a section front whose CMS writes `og:type` article) and is no thread, the items of every group of markup twins of which two thirds each hold a date (a `<time>` element, or the whole text of its element, at most six words that are a date with its year) and a link ("Latest News": other stories, each with its own date) leave when the article's other kept words outweigh them and hold 100 words; a group holding the title heading or the main start stays ([`twins::drop_dated_teasers`]) |
 //! | 19 | `before-main` | what precedes the page's main start and its title heading leaves ([`bypass::drop_bypassed`]) |
 //! | 20 | `only-chrome` | a page whose few kept words all lie in its chrome landmarks or its skip links (WCAG bypass links) has no main content ([`comments::only_chrome`]) |
 //! | 21 | `repeats` | the second copy of a repeated passage leaves ([`crate::features::repeats::drop_repeats`]) |
@@ -123,7 +123,8 @@ pub fn main_keep(
     // A product page's lists are other products (carousels), not its content.
     let listing = on(Rule::Listing) && !f.declares_product;
     // Only an article has other stories to point to; a listing's dated items are its content.
-    let teasers = on(Rule::DatedTeasers) && f.declares_article;
+    // A page that declares itself a list (a section front) is no article, whatever its og:type.
+    let teasers = on(Rule::DatedTeasers) && f.declares_article && !f.declares_list;
     let mut groups = None;
     if posts
         || listing

@@ -161,7 +161,7 @@ impl Rule {
                 "a page declaring an article (schema.org, og:type) loses its blocks of nearly all link text"
             }
             Rule::DatedTeasers => {
-                "a page declaring an article (schema.org, og:type) loses its lists whose items each carry a date (<time>, or a date standing alone as text) and a link (other stories)"
+                "a page declaring an article (schema.org, og:type) and no list loses its lists whose items each carry a date (<time>, or a date standing alone as text) and a link (other stories)"
             }
             Rule::BeforeMain => "what precedes the page's main start and its title heading leaves",
             Rule::OnlyChrome => {
