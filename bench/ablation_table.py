@@ -38,7 +38,7 @@ READS = {
     "related-links": "class names (related)",
     "reviews": "schema.org page type (Product, not Article), class names (review)",
     "link-lists": "schema.org/OpenGraph page type (Article), link density",
-    "dated-teasers": "schema.org/OpenGraph page type (Article), HTML <time> or a date standing alone as text, repeated markup",
+    "dated-teasers": "schema.org/OpenGraph page type (Article, no list), HTML <time> or a date standing alone as text, repeated markup",
     "before-main": "WCAG skip link, HTML <main>",
     "only-chrome": "HTML/ARIA landmarks, WCAG skip links",
     "repeats": "repeated text (page property)",
