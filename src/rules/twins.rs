@@ -69,14 +69,14 @@ impl Groups {
         starts.zip(&self.ends).map(|(s, &e)| &self.items[s..e])
     }
 
-    /// The groups of which at least two thirds of the items are kept (`is_kept`).
-    fn mostly_kept<'g>(
+    /// The groups of which at least two thirds of the items are `such` (kept, dated, …): a
+    /// group's majority speaks for the rest.
+    fn mostly<'g>(
         &'g self,
-        is_kept: &'g impl Fn(usize) -> bool,
+        such: &'g impl Fn(usize) -> bool,
     ) -> impl Iterator<Item = &'g [usize]> + 'g {
-        self.all().filter(move |items| {
-            3 * items.iter().filter(|&&i| is_kept(i)).count() >= 2 * items.len()
-        })
+        self.all()
+            .filter(move |items| 3 * items.iter().filter(|&&i| such(i)).count() >= 2 * items.len())
     }
 }
 
@@ -90,7 +90,7 @@ pub fn keep_twins(cx: &Context, groups: &Groups, keep: &mut [bool]) -> usize {
     let kept = cx.kept_words_below(keep);
     let is_kept = |i: usize| 2 * kept[i] >= cx.counts[i].words;
     let mut restored = 0;
-    for items in groups.mostly_kept(&is_kept) {
+    for items in groups.mostly(&is_kept) {
         for &item in items.iter().filter(|&&i| !is_kept(i)) {
             restored += cx.keep_text(keep, item..cx.dom.node(item).end as usize);
         }
@@ -111,7 +111,7 @@ pub fn keep_item_headings(cx: &Context, groups: &Groups, keep: &mut [bool]) -> u
     let is_kept = |i: usize| 2 * kept[i] >= cx.counts[i].words;
     // +1 where a kept item starts, −1 where it ends: the running sum is how many hold a node.
     let mut delta = vec![0i32; dom.len() + 1];
-    for items in groups.mostly_kept(&is_kept) {
+    for items in groups.mostly(&is_kept) {
         for &item in items.iter().filter(|&&i| is_kept(i)) {
             delta[item] += 1;
             delta[dom.node(item).end as usize] -= 1;
@@ -137,8 +137,8 @@ pub fn keep_item_headings(cx: &Context, groups: &Groups, keep: &mut [bool]) -> u
 /// the items each hold a date (a `<time>` element, or `is_date_text`: a few words standing
 /// alone in their element that are a date with its year) and a link, and none holds a node of
 /// `spared` (the title heading, the main start): a feed of other stories, each with its own
-/// date ("Latest News", "More from", "Related Stories"), written from one template. The items leave only when the kept words
-/// outside such groups are at least as many as theirs and at least
+/// date ("Latest News", "More from", "Related Stories"), written from one template. The items
+/// leave only when the kept words outside such groups are at least as many as theirs and at least
 /// [`RuleOptions::min_article_words`](super::RuleOptions::min_article_words) (the article
 /// outweighs its feeds). The caller runs it only on an article that is no thread (a thread's
 /// posts are dated twins too). Returns how many kept visible text nodes it cleared.
@@ -155,10 +155,13 @@ pub fn drop_dated_teasers(
 ) -> usize {
     let dom = cx.dom;
     let n = dom.len();
+    if groups.all().next().is_none() {
+        return 0;
+    }
     // The dates in document order, `<time>` elements and short texts that are a date (older
     // layouts write `March 15, 2017` in a `<small>`): a subtree holds one when the first at or
     // after its root comes before its end.
-    let times: Vec<usize> = (0..n)
+    let dates: Vec<usize> = (0..n)
         .filter(|&i| {
             let node = dom.node(i);
             match node.kind {
@@ -168,28 +171,22 @@ pub fn drop_dated_teasers(
             }
         })
         .collect();
-    if times.len() < MIN_TWINS {
+    if dates.len() < MIN_TWINS {
         return 0;
     }
-    let dated = |a: usize, b: usize| {
-        times
-            .get(times.partition_point(|&t| t < a))
-            .is_some_and(|&t| t < b)
+    let end = |i: usize| dom.node(i).end as usize;
+    // An item is a card when it holds a date and a link.
+    let card = |i: usize| {
+        cx.counts[i].links > 0
+            && dates
+                .get(dates.partition_point(|&t| t < i))
+                .is_some_and(|&t| t < end(i))
     };
-    let holds_spared =
-        |item: usize, end: usize| spared.iter().flatten().any(|&s| item <= s && s < end);
+    let holds_spared = |i: usize| spared.iter().flatten().any(|&s| i <= s && s < end(i));
     let mut feeds: Vec<(usize, usize)> = Vec::new();
-    for items in groups.all() {
-        let ranges = items.iter().map(|&i| (i, dom.node(i).end as usize));
-        if ranges.clone().any(|(a, b)| holds_spared(a, b)) {
-            continue;
-        }
-        let with_date = ranges
-            .clone()
-            .filter(|&(a, b)| dated(a, b) && cx.counts[a].links > 0)
-            .count();
-        if 3 * with_date >= 2 * items.len() {
-            feeds.extend(ranges);
+    for items in groups.mostly(&card) {
+        if !items.iter().any(|&i| holds_spared(i)) {
+            feeds.extend(items.iter().map(|&i| (i, end(i))));
         }
     }
     if feeds.is_empty() {
