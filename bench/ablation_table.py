@@ -30,6 +30,7 @@ READS = {
     "twin-items": "repeated markup (a list's items)",
     "item-headings": "HTML headings of repeated items",
     "item-labels": "repeated markup and text (links and buttons in every item)",
+    "flow-lists": "HTML <main> or WCAG skip link, HTML lists, link text (headline lists)",
     "comments": "class names (comment regions)",
     "inline-chrome": "class names (share, skip, search)",
     "galleries": "class names (gallery)",
@@ -47,7 +48,7 @@ READS = {
 }
 GENERIC = {
     "declared-discussion", "thread-posts", "main-start", "listing", "twin-items", "item-headings", "item-labels", "asides", "page-header-footer", "before-main", "only-chrome",
-    "repeats", "link-lists", "dated-teasers",
+    "repeats", "link-lists", "dated-teasers", "flow-lists",
 }
 FALLBACK = {"lowest-fallback", "blocks-fallback"}
 

@@ -1,8 +1,9 @@
 //! Bypass blocks (`pagelevel::rules::bypass`): skip links' texts, where a page says its main content
 //! starts (a skip link's target, else `<main>` or `role=main`), the kept text dropped before it
 //! (not the title heading and its lead, not when too little is kept after it), the start's
-//! element recovered when the page keeps almost nothing of it (and its boundaries), 1,000,000-deep
-//! pages, and real pages through the pipeline.
+//! element recovered when the page keeps almost nothing of it (and its boundaries), the lists in
+//! the flow of the main content kept (and their limits), 1,000,000-deep pages, and real pages
+//! through the pipeline.
 
 use crate::common;
 
@@ -11,7 +12,7 @@ use pagelevel::features::markup::is_skip_text;
 use pagelevel::features::{self, FeatureOptions};
 use pagelevel::output::text::render_text;
 use pagelevel::pipeline::Options;
-use pagelevel::rules::bypass::{drop_bypassed, recover_main};
+use pagelevel::rules::bypass::{drop_bypassed, keep_flow_lists, recover_main};
 use pagelevel::rules::{Context, Rule, RuleOptions, RuleSet};
 use pagelevel::Page;
 
@@ -250,9 +251,13 @@ fn real_page_loses_its_promotion_bar() {
     );
 }
 
-/// The page's visible text after `recover_main` from the keep flags of the text nodes for which
-/// `kept` holds (every node scored), and how many text nodes it set.
-fn recovered(html: &str, kept: impl Fn(&str) -> bool) -> (String, usize) {
+/// A rule over the main start's extent: `recover_main` or `keep_flow_lists`.
+type OnMain = fn(&Context, std::ops::Range<usize>, &mut [bool]) -> usize;
+
+/// The page's visible text after `rule` over its main start's extent, from the keep flags of the
+/// text nodes for which `kept` holds (every node scored, the default limits), and how many
+/// text nodes it set (0 on a page without a main start).
+fn on_main(html: &str, kept: impl Fn(&str) -> bool, rule: OnMain) -> (String, usize) {
     let page = parse(html);
     let dom = &page.dom;
     let pf = features::compute(dom, None, &FeatureOptions::default());
@@ -262,7 +267,7 @@ fn recovered(html: &str, kept: impl Fn(&str) -> bool) -> (String, usize) {
     let set = match pf.main_start {
         Some(_) => {
             let (y, opts) = (vec![0.0; dom.len()], RuleOptions::default());
-            recover_main(
+            rule(
                 &context(dom, &pf, &y, &opts),
                 pf.main_extent.clone(),
                 &mut keep,
@@ -271,6 +276,11 @@ fn recovered(html: &str, kept: impl Fn(&str) -> bool) -> (String, usize) {
         None => 0,
     };
     (render_text(dom, &pf.visible, &keep), set)
+}
+
+/// [`on_main`] with `recover_main`.
+fn recovered(html: &str, kept: impl Fn(&str) -> bool) -> (String, usize) {
+    on_main(html, kept, recover_main)
 }
 
 /// A listing: `outside` words of chrome, then `<main>` with a heading and 20 teasers of 5 words
@@ -509,4 +519,134 @@ fn real_forum_thread_without_main_keeps_its_main_region() {
     };
     let text = common::main_text_judged(&bytes, &off, judged);
     assert!(!text.contains(post), "{text}");
+}
+
+/// [`on_main`] with `keep_flow_lists`.
+fn flowed(html: &str, kept: impl Fn(&str) -> bool) -> (String, usize) {
+    on_main(html, kept, keep_flow_lists)
+}
+
+/// A recipe in `<main>`: `before` words of method (`b0 …`), a list of four ingredients of
+/// `item` words each (`i0x0 …`, `<li>` text), `after` words of method (`a0 …`).
+fn recipe(before: usize, item: usize, after: usize) -> String {
+    let items: String = (0..4)
+        .map(|k| format!("<li>{}</li>", words(&format!("i{k}x"), item)))
+        .collect();
+    format!(
+        "<body><nav><a href=/>Home</a></nav><main><p>{}</p><ul>{items}</ul><p>{}</p></main>\
+         </body>",
+        words("b", before),
+        words("a", after)
+    )
+}
+
+/// Kept: the method's paragraphs (not the ingredients, not the menu).
+fn method(t: &str) -> bool {
+    t.starts_with('b') || t.starts_with('a')
+}
+
+#[test]
+fn a_list_between_the_main_texts_kept_text_is_kept() {
+    // 20 words before, 4 × 4 = 16 ingredient words (≥ 15, none kept), 20 after: the four
+    // ingredients come back, the menu does not.
+    let (text, set) = flowed(&recipe(20, 4, 20), method);
+    assert_eq!(set, 4, "{text}");
+    assert!(text.contains("i0x0") && text.contains("i3x3"), "{text}");
+    assert!(!text.contains("Home"), "{text}");
+    // 19 words before, or 19 after, or a list of 4 × 3 = 12 words: nothing.
+    for html in [recipe(19, 4, 20), recipe(20, 4, 19), recipe(20, 3, 20)] {
+        let (text, set) = flowed(&html, method);
+        assert_eq!(set, 0, "{text}");
+        assert!(!text.contains("i0x0"), "{text}");
+    }
+    // A list already mostly kept (two of four items): nothing to do.
+    let half = |t: &str| method(t) || t.starts_with("i0x") || t.starts_with("i1x");
+    assert_eq!(flowed(&recipe(20, 4, 20), half).1, 0);
+    // Without a main element the page has no flow of its own to read.
+    let html = recipe(20, 4, 20).replace("main>", "div>");
+    assert_eq!(flowed(&html, method).1, 0);
+}
+
+#[test]
+fn headline_lists_and_chrome_in_the_flow_stay_out() {
+    // The items wholly links of 4 words: other stories, left out; of 3 words (names, terms):
+    // the article's own list, kept.
+    let links = |n: usize| {
+        let items: String = (0..5)
+            .map(|k| format!("<li><a href=/s{k}>{}</a></li>", words(&format!("h{k}x"), n)))
+            .collect();
+        format!(
+            "<body><main><p>{}</p><ul>{items}</ul><p>{}</p></main></body>",
+            words("b", 20),
+            words("a", 20)
+        )
+    };
+    let (text, set) = flowed(&links(4), method);
+    assert_eq!(set, 0, "{text}");
+    let (text, set) = flowed(&links(3), method);
+    assert_eq!(set, 5, "{text}");
+    assert!(text.contains("h4x2"), "{text}");
+    // The ingredients in a `<nav>`, an `<aside>` or a related box inside <main>: chrome.
+    for (open, close) in [
+        ("<nav>", "</nav>"),
+        ("<aside>", "</aside>"),
+        ("<div class=related-posts>", "</div>"),
+    ] {
+        let html = recipe(20, 4, 20)
+            .replace("<ul>", &format!("{open}<ul>"))
+            .replace("</ul>", &format!("</ul>{close}"));
+        let (text, set) = flowed(&html, method);
+        assert_eq!(set, 0, "{open}: {text}");
+    }
+}
+
+#[test]
+fn million_deep_flow_list_is_kept() {
+    // Heavy: 1,000,000-deep pages.
+    let _machine = common::heavy();
+    let items: String = (0..4)
+        .map(|k| format!("<li>{}</li>", words(&format!("i{k}x"), 4)))
+        .collect();
+    let html = million_deep(
+        &format!("<body><main><p>{}</p>", words("b", 20)),
+        &format!("<ul>{items}</ul><p>{}</p>", words("a", 20)),
+    );
+    let (text, set) = flowed(&html, method);
+    assert_eq!(set, 4);
+    assert!(text.contains("i3x3"), "{text}");
+}
+
+#[test]
+fn real_recipe_keeps_its_ingredients() {
+    // The Prairie Homestead's garden spray (WCXB 4660, `<main>`, at its URL): the embedded
+    // model drops the recipe's ingredient list between the post's paragraphs; the rule keeps
+    // it. Without the rule the ingredients are gone and the post is the same.
+    let Some(data) = common::data_or_skip("real_recipe_keeps_its_ingredients") else {
+        return;
+    };
+    let bytes = common::gunzip(&data.join("wcxb-dev/html/4660.html.gz"));
+    let text = |rules: RuleSet| {
+        let opts = pagelevel::ExtractOptions {
+            pipeline: Options {
+                rules,
+                ..Options::default()
+            },
+            ..pagelevel::ExtractOptions::url(
+                "https://www.theprairiehomestead.com/2015/07/organic-pest-control-garden-spray.html",
+            )
+        };
+        pagelevel::extract(&bytes, &opts).unwrap().text
+    };
+    let (on, off) = (
+        text(RuleSet::ALL),
+        text(RuleSet::ALL.without(Rule::FlowLists)),
+    );
+    for t in [&on, &off] {
+        assert!(
+            t.contains("my dad has worked in the farm chemical industry"),
+            "{t}"
+        );
+    }
+    assert!(on.contains("2 tablespoons cayenne pepper"), "{on}");
+    assert!(!off.contains("2 tablespoons cayenne pepper"), "{off}");
 }

@@ -379,6 +379,41 @@ fn rows() -> Vec<Row> {
                 ("Start with a block plane", 1, 1),
             ],
         ),
+        // A recipe in `<main>`: 20 words of method, four ingredients the model dropped (5
+        // words each, 20 ≥ 15), 20 words of method. With kept text on both sides the list is the
+        // recipe's: it comes back. The menu before `<main>` and a list of four linked headlines
+        // between the method's paragraphs (other stories: every item a link of 5 or more words)
+        // stay out.
+        row(
+            Rule::FlowLists,
+            {
+                let items: String = ["flour", "butter", "sugar", "eggs"]
+                    .iter()
+                    .map(|t| format!("<li>two cups of {t} sifted</li>"))
+                    .collect();
+                let stories: String = HEADLINES
+                    .iter()
+                    .enumerate()
+                    .map(|(k, t)| format!("<li><a href=/film/s{k}>{t}</a></li>"))
+                    .collect();
+                format!(
+                    "<body><nav aria-judged=1><a href=/>Home</a></nav><main><h1>Plain sponge</h1>\
+                     <p>{}</p><ul aria-judged=0.8>{items}</ul><p>{}</p>\
+                     <ul aria-judged=0.8>{stories}</ul><p>{}</p></main></body>",
+                    words("m", 20),
+                    words("n", 20),
+                    words("o", 20)
+                )
+            },
+            (false, false),
+            &[
+                ("two cups of flour sifted", 0, 1),
+                ("two cups of eggs sifted", 0, 1),
+                ("Beckham is back in the news", 0, 0),
+                ("Home", 0, 0),
+                ("m19", 1, 1),
+            ],
+        ),
         // 4 + 116 words outside the thread (≥ 100): the thread leaves, the article stays.
         row(
             Rule::Comments,

@@ -12,8 +12,15 @@
 //! nothing on the page and little of that element (a listing whose items are short link-heavy
 //! teasers, which look like template to every feature), [`recover_main`] keeps the element's text
 //! instead: the page's word against a model that has lost the page.
+//!
+//! Inside that element the page's own text runs in one flow: a list with the main content's
+//! text before and after it is part of that text (a recipe's ingredients between its steps, a
+//! reference's entries under their headings), however link-dense or short its items are.
+//! [`keep_flow_lists`] keeps such lists where the model dropped them.
 
 use super::context::Context;
+use crate::dom::{Kind, Tag};
+use crate::features::names::{CHROME_LANDMARK_BITS, COMMENT_GROUP_BIT, RELATED_GROUP_BIT};
 use std::ops::Range;
 
 /// Clears `keep` on the text nodes before the main content's `start` (see [`main_start`](crate::features::markup::main_start)) and
@@ -58,3 +65,76 @@ pub fn recover_main(cx: &Context, inside: Range<usize>, keep: &mut [bool]) -> us
     }
     cx.keep_text(keep, inside)
 }
+
+/// Keeps the lists in the flow of the main content: every outermost list (`<ul>`, `<ol>`, `<dl>`)
+/// among the main content's nodes `inside` (the main start's extent, see
+/// [`main_extent`](crate::features::markup::main_extent)) that is rendered and scored, holds at
+/// least [`RuleOptions::flow_list_min_words`](super::RuleOptions::flow_list_min_words) words of
+/// which `keep` holds fewer than half, and has at least
+/// [`RuleOptions::flow_list_context_words`](super::RuleOptions::flow_list_context_words) kept
+/// words of the extent before it and as many after it, gets its visible scored text set in
+/// `keep`. Left alone are lists in chrome landmarks, comment or related regions (the passes
+/// after this one drop those anyway) and lists of headlines, two thirds of whose items are
+/// wholly a link of at least [`HEADLINE_MIN_WORDS`] words: other stories ("Related", "More on
+/// this"), not the article's text. The kept words before and after are the model's, as they
+/// stood before this rule. Returns how many text nodes it set.
+///
+/// # Complexity
+/// O(|inside|): one pass for the prefix sums of kept words, one walk that skips each list's
+/// subtree (lists nested in a list are its own).
+pub fn keep_flow_lists(cx: &Context, inside: Range<usize>, keep: &mut [bool]) -> usize {
+    let (dom, counts, opts) = (cx.dom, cx.counts, cx.opts);
+    let min_context = u64::from(opts.flow_list_context_words);
+    // before[k]: kept visible words among inside.start .. inside.start + k.
+    let mut before = Vec::with_capacity(inside.len() + 1);
+    before.push(0u64);
+    let mut sum = 0u64;
+    for i in inside.clone() {
+        if cx.is_visible_text(i) && keep[i] {
+            sum += u64::from(counts[i].words);
+        }
+        before.push(sum);
+    }
+    let at = |i: usize| before[i - inside.start];
+    let left_alone = CHROME_LANDMARK_BITS | COMMENT_GROUP_BIT | RELATED_GROUP_BIT;
+    let headline = |k: usize| {
+        counts[k].words >= HEADLINE_MIN_WORDS && counts[k].linked_words == counts[k].words
+    };
+    let mut set = 0;
+    let mut i = inside.start;
+    while i < inside.end {
+        let node = dom.node(i);
+        if node.kind != Kind::Element || !matches!(node.tag, Tag::UL | Tag::OL | Tag::DL) {
+            i += 1;
+            continue;
+        }
+        let end = (node.end as usize).min(inside.end);
+        let words = u64::from(counts[i].words);
+        let kept = at(end) - at(i);
+        let flows = cx.visible[i]
+            && cx.scored(i)
+            && cx.regions.groups[i] & left_alone == 0
+            && words >= u64::from(opts.flow_list_min_words)
+            && 2 * kept < words
+            && at(i) >= min_context
+            && sum - at(end) >= min_context;
+        if flows {
+            let (mut items, mut headlines) = (0usize, 0usize);
+            for k in dom.children(i) {
+                if dom.node(k).kind == Kind::Element && counts[k].words > 0 {
+                    items += 1;
+                    headlines += headline(k) as usize;
+                }
+            }
+            if 3 * headlines < 2 * items {
+                set += cx.keep_text(keep, i..end);
+            }
+        }
+        i = end;
+    }
+    set
+}
+
+/// Words an item wholly a link has at least to be a headline for [`keep_flow_lists`] (a
+/// story's title, not a term or a name).
+pub const HEADLINE_MIN_WORDS: u32 = 4;

@@ -19,22 +19,23 @@
 //! | 7 | `twin-items` | the few dropped items of a list or grid whose markup twins were mostly kept are kept ([`twins::keep_twins`]) |
 //! | 8 | `item-headings` | the headings (`h1`–`h6`) of the kept items of such a mostly kept group are kept: an item is one unit with its heading ([`twins::keep_item_headings`]) |
 //! | 9 | `item-labels` | the controls of a list's items leave: a link's or button's text of at most 4 words, holding a letter, that recurs (case aside) in at least half of a group's markup twins and in 3 ("Reply", "Report", "Add to favorites"), as one template writes it into every item ([`twins::drop_item_labels`]) |
-//! | 10 | `comments` | comment threads under an article leave ([`comments::drop_regions`]) |
-//! | 11 | `inline-chrome` | share bars, skip and screen-reader text, search and account controls leave; a region holding the title heading or the main start, or more kept words than the rest of the page, is content under a control's name (`#search-page-wrapper`) and stays |
-//! | 12 | `galleries` | photo galleries' captions leave |
-//! | 13 | `asides` | the complementary landmark (`<aside>`, `role=complementary`) leaves |
-//! | 14 | `page-header-footer` | the page's own banner and content-info landmarks leave, but the one holding the title heading |
-//! | 15 | `related-links` | lists of related links leave |
-//! | 16 | `reviews` | on a page that declares a product and no article by schema.org type or `og:type` (a shop's product page, [`crate::features::PageFeatures::declares_product`]), the customer reviews (`itemprop=review`, ids and classes named review or testimonial) leave |
-//! | 17 | `link-lists` | on a page that declares an article by schema.org type or `og:type`, blocks of nearly all link text ("More from", "Latest", tag lists: at least 3 links, 15 words, 9/10 of them in links; no in-page link) leave when the article's prose (kept words outside them and outside links) outweighs them and holds 100 words ([`links::drop_link_lists`]) |
-//! | 18 | `dated-teasers` | on a page that declares an article (as for rule 17) and no list (schema.org ItemList, CollectionPage, SearchResultsPage: a section front whose CMS writes `og:type` article) and is no thread, the items of every group of markup twins of which two thirds each hold a date (a `<time>` element, or the whole text of its element, at most six words that are a date with its year) and a link ("Latest News": other stories, each with its own date) leave when the article's other kept words outweigh them and hold 100 words; a group holding the title heading or the main start stays ([`twins::drop_dated_teasers`]) |
-//! | 19 | `before-main` | what precedes the page's main start and its title heading leaves ([`bypass::drop_bypassed`]) |
-//! | 20 | `only-chrome` | a page whose few kept words all lie in its chrome landmarks or its skip links (WCAG bypass links) has no main content ([`comments::only_chrome`]) |
-//! | 21 | `repeats` | the second copy of a repeated passage leaves ([`crate::features::repeats::drop_repeats`]) |
-//! | 22 | `blocks-fallback` | when nothing is kept, boilerpipe's content blocks outside the chrome are |
-//! | 23 | `lowest-fallback` | when that is nothing too, the least template-like text that is not chrome is |
+//! | 10 | `flow-lists` | on a page with a main start of its own (a skip link's target, else `<main>`, as for rule 5; not the content blocks' region), a list (`<ul>`, `<ol>`, `<dl>`) in the main element that the model mostly dropped, of at least 15 words, with at least 20 kept words of the main element before it and 20 after it, is kept: the main content's text runs through it (a recipe's ingredients, a reference's entries); a list in a chrome landmark, a comment or related region, or of headlines (two thirds of its items wholly a link of 4 or more words: other stories) is left ([`bypass::keep_flow_lists`]) |
+//! | 11 | `comments` | comment threads under an article leave ([`comments::drop_regions`]) |
+//! | 12 | `inline-chrome` | share bars, skip and screen-reader text, search and account controls leave; a region holding the title heading or the main start, or more kept words than the rest of the page, is content under a control's name (`#search-page-wrapper`) and stays |
+//! | 13 | `galleries` | photo galleries' captions leave |
+//! | 14 | `asides` | the complementary landmark (`<aside>`, `role=complementary`) leaves |
+//! | 15 | `page-header-footer` | the page's own banner and content-info landmarks leave, but the one holding the title heading |
+//! | 16 | `related-links` | lists of related links leave |
+//! | 17 | `reviews` | on a page that declares a product and no article by schema.org type or `og:type` (a shop's product page, [`crate::features::PageFeatures::declares_product`]), the customer reviews (`itemprop=review`, ids and classes named review or testimonial) leave |
+//! | 18 | `link-lists` | on a page that declares an article by schema.org type or `og:type`, blocks of nearly all link text ("More from", "Latest", tag lists: at least 3 links, 15 words, 9/10 of them in links; no in-page link) leave when the article's prose (kept words outside them and outside links) outweighs them and holds 100 words ([`links::drop_link_lists`]) |
+//! | 19 | `dated-teasers` | on a page that declares an article (as for rule 18) and no list (schema.org ItemList, CollectionPage, SearchResultsPage: a section front whose CMS writes `og:type` article) and is no thread, the items of every group of markup twins of which two thirds each hold a date (a `<time>` element, or the whole text of its element, at most six words that are a date with its year) and a link ("Latest News": other stories, each with its own date) leave when the article's other kept words outweigh them and hold 100 words; a group holding the title heading or the main start stays ([`twins::drop_dated_teasers`]) |
+//! | 20 | `before-main` | what precedes the page's main start and its title heading leaves ([`bypass::drop_bypassed`]) |
+//! | 21 | `only-chrome` | a page whose few kept words all lie in its chrome landmarks or its skip links (WCAG bypass links) has no main content ([`comments::only_chrome`]) |
+//! | 22 | `repeats` | the second copy of a repeated passage leaves ([`crate::features::repeats::drop_repeats`]) |
+//! | 23 | `blocks-fallback` | when nothing is kept, boilerpipe's content blocks outside the chrome are |
+//! | 24 | `lowest-fallback` | when that is nothing too, the least template-like text that is not chrome is |
 //!
-//! Rules 10–16 each drop their regions only when the page keeps at least
+//! Rules 11–17 each drop their regions only when the page keeps at least
 //! [`RuleOptions::min_article_words`] words outside them: the regions then belong to an
 //! article; otherwise they may be the page's content (a forum, a gallery page).
 //!
@@ -154,6 +155,10 @@ pub fn main_keep(
         if on(Rule::ItemLabels) {
             twins::drop_item_labels(&cx, groups, &mut mask);
         }
+    }
+    // A list between the main content's kept text is that text's, not the page's chrome.
+    if on(Rule::FlowLists) && f.main_start.is_some() {
+        bypass::keep_flow_lists(&cx, f.main_extent.clone(), &mut mask);
     }
     let passes: Vec<comments::Pass> = [
         (Rule::Comments, Pass::new(COMMENT_GROUP_BIT)),

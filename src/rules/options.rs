@@ -26,6 +26,8 @@ pub enum Rule {
     ItemHeadings,
     /// The links and buttons repeated verbatim across a list's items (its controls) leave.
     ItemLabels,
+    /// A list the model dropped with the main content's text before and after it is kept.
+    FlowLists,
     /// Comment threads under an article leave.
     Comments,
     /// Share bars, skip and screen-reader text, search and account controls leave.
@@ -59,7 +61,7 @@ pub enum Rule {
 
 impl Rule {
     /// Every rule, in the order the rules run.
-    pub const ALL: [Rule; 23] = [
+    pub const ALL: [Rule; 24] = [
         Rule::ForumReplies,
         Rule::DeclaredDiscussion,
         Rule::ThreadUrl,
@@ -69,6 +71,7 @@ impl Rule {
         Rule::TwinItems,
         Rule::ItemHeadings,
         Rule::ItemLabels,
+        Rule::FlowLists,
         Rule::Comments,
         Rule::InlineChrome,
         Rule::Galleries,
@@ -97,6 +100,7 @@ impl Rule {
             Rule::TwinItems => "twin-items",
             Rule::ItemHeadings => "item-headings",
             Rule::ItemLabels => "item-labels",
+            Rule::FlowLists => "flow-lists",
             Rule::Comments => "comments",
             Rule::InlineChrome => "inline-chrome",
             Rule::Galleries => "galleries",
@@ -143,6 +147,9 @@ impl Rule {
             }
             Rule::ItemLabels => {
                 "the short link and button texts repeated in half a list's items (Reply, Add to cart) leave"
+            }
+            Rule::FlowLists => {
+                "a list in the page's main element with kept text before and after it is kept, but a list of headline links"
             }
             Rule::Comments => "comment threads under an article leave",
             Rule::InlineChrome => {
@@ -285,6 +292,12 @@ pub struct RuleOptions {
     /// `item-labels`: share of a group's items, as a fraction, a label recurs in at least
     /// (default 1/2).
     pub min_label_share: (u32, u32),
+    /// `flow-lists`: words a list holds at least, more than a date line or a pair of labels
+    /// (default 15).
+    pub flow_list_min_words: u32,
+    /// `flow-lists`: kept words of the main content before the list, and after it, at least:
+    /// a sentence each way (default 20).
+    pub flow_list_context_words: u32,
 }
 
 impl Default for RuleOptions {
@@ -306,6 +319,8 @@ impl Default for RuleOptions {
             min_list_link_share: (9, 10),
             max_label_words: 4,
             min_label_share: (1, 2),
+            flow_list_min_words: 15,
+            flow_list_context_words: 20,
         }
     }
 }
