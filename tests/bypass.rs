@@ -526,18 +526,27 @@ fn flowed(html: &str, kept: impl Fn(&str) -> bool) -> (String, usize) {
     on_main(html, kept, keep_flow_lists)
 }
 
-/// A recipe in `<main>`: `before` words of method (`b0 …`), a list of four ingredients of
-/// `item` words each (`i0x0 …`, `<li>` text), `after` words of method (`a0 …`).
-fn recipe(before: usize, item: usize, after: usize) -> String {
-    let items: String = (0..4)
-        .map(|k| format!("<li>{}</li>", words(&format!("i{k}x"), item)))
-        .collect();
+/// A recipe in `<main>`: `before` words of method (`b0 …`), `middle`, `after` words of method
+/// (`a0 …`).
+fn recipe_with(before: usize, middle: &str, after: usize) -> String {
     format!(
-        "<body><nav><a href=/>Home</a></nav><main><p>{}</p><ul>{items}</ul><p>{}</p></main>\
-         </body>",
+        "<body><nav><a href=/>Home</a></nav><main><p>{}</p>{middle}<p>{}</p></main></body>",
         words("b", before),
         words("a", after)
     )
+}
+
+/// [`recipe_with`] a list of four ingredients of `item` words each (`i0x0 …`, `<li>` text).
+fn recipe(before: usize, item: usize, after: usize) -> String {
+    recipe_with(before, &ingredients(item), after)
+}
+
+/// Four `<li>` of `item` words each (`i0x0 …`) in a `<ul>`.
+fn ingredients(item: usize) -> String {
+    let items: String = (0..4)
+        .map(|k| format!("<li>{}</li>", words(&format!("i{k}x"), item)))
+        .collect();
+    format!("<ul>{items}</ul>")
 }
 
 /// Kept: the method's paragraphs (not the ingredients, not the menu).
@@ -562,6 +571,16 @@ fn a_list_between_the_main_texts_kept_text_is_kept() {
     // A list already mostly kept (two of four items): nothing to do.
     let half = |t: &str| method(t) || t.starts_with("i0x") || t.starts_with("i1x");
     assert_eq!(flowed(&recipe(20, 4, 20), half).1, 0);
+    // A table of 16 words in its place: the same.
+    let rows: String = (0..4)
+        .map(|k| format!("<tr><td>{}</td></tr>", words(&format!("t{k}x"), 4)))
+        .collect();
+    let (text, set) = flowed(
+        &recipe_with(20, &format!("<table>{rows}</table>"), 20),
+        method,
+    );
+    assert_eq!(set, 4, "{text}");
+    assert!(text.contains("t3x3"), "{text}");
     // Without a main element the page has no flow of its own to read.
     let html = recipe(20, 4, 20).replace("main>", "div>");
     assert_eq!(flowed(&html, method).1, 0);
@@ -575,11 +594,7 @@ fn headline_lists_and_chrome_in_the_flow_stay_out() {
         let items: String = (0..5)
             .map(|k| format!("<li><a href=/s{k}>{}</a></li>", words(&format!("h{k}x"), n)))
             .collect();
-        format!(
-            "<body><main><p>{}</p><ul>{items}</ul><p>{}</p></main></body>",
-            words("b", 20),
-            words("a", 20)
-        )
+        recipe_with(20, &format!("<ul>{items}</ul>"), 20)
     };
     let (text, set) = flowed(&links(4), method);
     assert_eq!(set, 0, "{text}");
@@ -592,9 +607,7 @@ fn headline_lists_and_chrome_in_the_flow_stay_out() {
         ("<aside>", "</aside>"),
         ("<div class=related-posts>", "</div>"),
     ] {
-        let html = recipe(20, 4, 20)
-            .replace("<ul>", &format!("{open}<ul>"))
-            .replace("</ul>", &format!("</ul>{close}"));
+        let html = recipe_with(20, &format!("{open}{}{close}", ingredients(4)), 20);
         let (text, set) = flowed(&html, method);
         assert_eq!(set, 0, "{open}: {text}");
     }
@@ -604,12 +617,9 @@ fn headline_lists_and_chrome_in_the_flow_stay_out() {
 fn million_deep_flow_list_is_kept() {
     // Heavy: 1,000,000-deep pages.
     let _machine = common::heavy();
-    let items: String = (0..4)
-        .map(|k| format!("<li>{}</li>", words(&format!("i{k}x"), 4)))
-        .collect();
     let html = million_deep(
         &format!("<body><main><p>{}</p>", words("b", 20)),
-        &format!("<ul>{items}</ul><p>{}</p>", words("a", 20)),
+        &format!("{}<p>{}</p>", ingredients(4), words("a", 20)),
     );
     let (text, set) = flowed(&html, method);
     assert_eq!(set, 4);

@@ -13,10 +13,10 @@
 //! teasers, which look like template to every feature), [`recover_main`] keeps the element's text
 //! instead: the page's word against a model that has lost the page.
 //!
-//! Inside that element the page's own text runs in one flow: a list with the main content's
-//! text before and after it is part of that text (a recipe's ingredients between its steps, a
-//! reference's entries under their headings), however link-dense or short its items are.
-//! [`keep_flow_lists`] keeps such lists where the model dropped them.
+//! Inside that element the page's own text runs in one flow: a list or a table with the main
+//! content's text before and after it is part of that text (a recipe's ingredients between its
+//! steps, a reference's entries under their headings, a table of figures), however link-dense or
+//! short its items are. [`keep_flow_lists`] keeps them where the model dropped them.
 
 use super::context::Context;
 use crate::dom::{Kind, Tag};
@@ -66,22 +66,23 @@ pub fn recover_main(cx: &Context, inside: Range<usize>, keep: &mut [bool]) -> us
     cx.keep_text(keep, inside)
 }
 
-/// Keeps the lists in the flow of the main content: every outermost list (`<ul>`, `<ol>`, `<dl>`)
-/// among the main content's nodes `inside` (the main start's extent, see
+/// Keeps the lists and tables in the flow of the main content: every list (`<ul>`, `<ol>`,
+/// `<dl>`) or table among the main content's nodes `inside` (the main start's extent, see
 /// [`main_extent`](crate::features::markup::main_extent)) that is rendered and scored, holds at
 /// least [`RuleOptions::flow_list_min_words`](super::RuleOptions::flow_list_min_words) words of
 /// which `keep` holds fewer than half, and has at least
 /// [`RuleOptions::flow_list_context_words`](super::RuleOptions::flow_list_context_words) kept
 /// words of the extent before it and as many after it, gets its visible scored text set in
-/// `keep`. Left alone are lists in chrome landmarks, comment or related regions (the passes
-/// after this one drop those anyway) and lists of headlines, two thirds of whose items are
-/// wholly a link of at least [`HEADLINE_MIN_WORDS`] words: other stories ("Related", "More on
-/// this"), not the article's text. The kept words before and after are the model's, as they
-/// stood before this rule. Returns how many text nodes it set.
+/// `keep` (the outermost such: one inside it is its own). Left alone are those in chrome
+/// landmarks, comment or related regions (the passes after this one drop those anyway) and lists
+/// of headlines, two thirds of whose items are wholly a link of at least
+/// [`HEADLINE_MIN_WORDS`] words: other stories ("Related", "More on this"), not the article's
+/// text. The kept words before and after are the model's, as they stood before this rule.
+/// Returns how many text nodes it set.
 ///
 /// # Complexity
-/// O(|inside|): one pass for the prefix sums of kept words, one walk that skips each list's
-/// subtree (lists nested in a list are its own).
+/// O(|inside|): one pass for the prefix sums of kept words, one walk that skips each kept
+/// element's subtree.
 pub fn keep_flow_lists(cx: &Context, inside: Range<usize>, keep: &mut [bool]) -> usize {
     let (dom, counts, opts) = (cx.dom, cx.counts, cx.opts);
     let min_context = u64::from(opts.flow_list_context_words);
@@ -104,21 +105,22 @@ pub fn keep_flow_lists(cx: &Context, inside: Range<usize>, keep: &mut [bool]) ->
     let mut i = inside.start;
     while i < inside.end {
         let node = dom.node(i);
-        if node.kind != Kind::Element || !matches!(node.tag, Tag::UL | Tag::OL | Tag::DL) {
+        let list = matches!(node.tag, Tag::UL | Tag::OL | Tag::DL);
+        if node.kind != Kind::Element || !(list || node.tag == Tag::TABLE) {
             i += 1;
             continue;
         }
         let end = (node.end as usize).min(inside.end);
         let words = u64::from(counts[i].words);
         let kept = at(end) - at(i);
-        let flows = cx.visible[i]
+        let mut flows = cx.visible[i]
             && cx.scored(i)
             && cx.regions.groups[i] & left_alone == 0
             && words >= u64::from(opts.flow_list_min_words)
             && 2 * kept < words
             && at(i) >= min_context
             && sum - at(end) >= min_context;
-        if flows {
+        if flows && list {
             let (mut items, mut headlines) = (0usize, 0usize);
             for k in dom.children(i) {
                 if dom.node(k).kind == Kind::Element && counts[k].words > 0 {
@@ -126,11 +128,14 @@ pub fn keep_flow_lists(cx: &Context, inside: Range<usize>, keep: &mut [bool]) ->
                     headlines += headline(k) as usize;
                 }
             }
-            if 3 * headlines < 2 * items {
-                set += cx.keep_text(keep, i..end);
-            }
+            flows = 3 * headlines < 2 * items;
         }
-        i = end;
+        if flows {
+            set += cx.keep_text(keep, i..end);
+            i = end;
+        } else {
+            i += 1;
+        }
     }
     set
 }

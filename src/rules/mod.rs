@@ -19,7 +19,7 @@
 //! | 7 | `twin-items` | the few dropped items of a list or grid whose markup twins were mostly kept are kept ([`twins::keep_twins`]) |
 //! | 8 | `item-headings` | the headings (`h1`–`h6`) of the kept items of such a mostly kept group are kept: an item is one unit with its heading ([`twins::keep_item_headings`]) |
 //! | 9 | `item-labels` | the controls of a list's items leave: a link's or button's text of at most 4 words, holding a letter, that recurs (case aside) in at least half of a group's markup twins and in 3 ("Reply", "Report", "Add to favorites"), as one template writes it into every item ([`twins::drop_item_labels`]) |
-//! | 10 | `flow-lists` | on a page with a main start of its own (a skip link's target, else `<main>`, as for rule 5; not the content blocks' region), a list (`<ul>`, `<ol>`, `<dl>`) in the main element that the model mostly dropped, of at least 15 words, with at least 20 kept words of the main element before it and 20 after it, is kept: the main content's text runs through it (a recipe's ingredients, a reference's entries); a list in a chrome landmark, a comment or related region, or of headlines (two thirds of its items wholly a link of 4 or more words: other stories) is left ([`bypass::keep_flow_lists`]) |
+//! | 10 | `flow-lists` | on a page with a main start of its own (a skip link's target, else `<main>`, as for rule 5; not the content blocks' region), a list (`<ul>`, `<ol>`, `<dl>`) or table in the main element that the model mostly dropped, of at least 15 words, with at least 20 kept words of the main element before it and 20 after it, is kept: the main content's text runs through it (a recipe's ingredients, a reference's entries, a table of figures); one in a chrome landmark, a comment or related region, or a list of headlines (two thirds of its items wholly a link of 4 or more words: other stories) is left ([`bypass::keep_flow_lists`]) |
 //! | 11 | `comments` | comment threads under an article leave ([`comments::drop_regions`]) |
 //! | 12 | `inline-chrome` | share bars, skip and screen-reader text, search and account controls leave; a region holding the title heading or the main start, or more kept words than the rest of the page, is content under a control's name (`#search-page-wrapper`) and stays |
 //! | 13 | `galleries` | photo galleries' captions leave |
@@ -156,7 +156,7 @@ pub fn main_keep(
             twins::drop_item_labels(&cx, groups, &mut mask);
         }
     }
-    // A list between the main content's kept text is that text's, not the page's chrome.
+    // A list or table between the main content's kept text is that text's, not the chrome.
     if on(Rule::FlowLists) && f.main_start.is_some() {
         bypass::keep_flow_lists(&cx, f.main_extent.clone(), &mut mask);
     }

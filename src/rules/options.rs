@@ -26,7 +26,8 @@ pub enum Rule {
     ItemHeadings,
     /// The links and buttons repeated verbatim across a list's items (its controls) leave.
     ItemLabels,
-    /// A list the model dropped with the main content's text before and after it is kept.
+    /// A list or table the model dropped with the main content's text before and after it is
+    /// kept.
     FlowLists,
     /// Comment threads under an article leave.
     Comments,
@@ -149,7 +150,7 @@ impl Rule {
                 "the short link and button texts repeated in half a list's items (Reply, Add to cart) leave"
             }
             Rule::FlowLists => {
-                "a list in the page's main element with kept text before and after it is kept, but a list of headline links"
+                "a list or table in the page's main element with kept text before and after it is kept, but a list of headline links"
             }
             Rule::Comments => "comment threads under an article leave",
             Rule::InlineChrome => {
@@ -292,10 +293,10 @@ pub struct RuleOptions {
     /// `item-labels`: share of a group's items, as a fraction, a label recurs in at least
     /// (default 1/2).
     pub min_label_share: (u32, u32),
-    /// `flow-lists`: words a list holds at least, more than a date line or a pair of labels
-    /// (default 15).
+    /// `flow-lists`: words a list or table holds at least, more than a date line or a pair of
+    /// labels (default 15).
     pub flow_list_min_words: u32,
-    /// `flow-lists`: kept words of the main content before the list, and after it, at least:
+    /// `flow-lists`: kept words of the main content before the list or table, and after it, at least:
     /// a sentence each way (default 20).
     pub flow_list_context_words: u32,
 }
