@@ -40,6 +40,7 @@ READS = {
     "reviews": "schema.org page type (Product, not Article), class names (review)",
     "link-lists": "schema.org/OpenGraph page type (Article), link density",
     "dated-teasers": "schema.org/OpenGraph page type (Article, no list), HTML <time> or a date standing alone as text, repeated markup",
+    "figure-captions": "HTML <figure>/<figcaption>",
     "before-main": "WCAG skip link, HTML <main>",
     "only-chrome": "HTML/ARIA landmarks, WCAG skip links",
     "repeats": "repeated text (page property)",
@@ -48,7 +49,7 @@ READS = {
 }
 GENERIC = {
     "declared-discussion", "thread-posts", "main-start", "listing", "twin-items", "item-headings", "item-labels", "asides", "page-header-footer", "before-main", "only-chrome",
-    "repeats", "link-lists", "dated-teasers", "flow-lists",
+    "repeats", "link-lists", "dated-teasers", "flow-lists", "figure-captions",
 }
 FALLBACK = {"lowest-fallback", "blocks-fallback"}
 

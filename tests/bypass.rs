@@ -635,21 +635,11 @@ fn real_recipe_keeps_its_ingredients() {
         return;
     };
     let bytes = common::gunzip(&data.join("wcxb-dev/html/4660.html.gz"));
-    let text = |rules: RuleSet| {
-        let opts = pagelevel::ExtractOptions {
-            pipeline: Options {
-                rules,
-                ..Options::default()
-            },
-            ..pagelevel::ExtractOptions::url(
-                "https://www.theprairiehomestead.com/2015/07/organic-pest-control-garden-spray.html",
-            )
-        };
-        pagelevel::extract(&bytes, &opts).unwrap().text
-    };
+    let url =
+        Some("https://www.theprairiehomestead.com/2015/07/organic-pest-control-garden-spray.html");
     let (on, off) = (
-        text(RuleSet::ALL),
-        text(RuleSet::ALL.without(Rule::FlowLists)),
+        common::extract_text(&bytes, RuleSet::ALL, url),
+        common::extract_text(&bytes, RuleSet::ALL.without(Rule::FlowLists), url),
     );
     for t in [&on, &off] {
         assert!(

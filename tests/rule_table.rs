@@ -563,6 +563,19 @@ fn rows() -> Vec<Row> {
                 ("Read what happened next", 4, 0),
             ],
         ),
+        // A story of 1 + 120 words with a photo and its caption (9 words, two text nodes): 121
+        // ≥ 9 and ≥ 100, the caption leaves; the story stays.
+        row(
+            Rule::FigureCaptions,
+            format!(
+                "<body><article><h1>Reef</h1><p>{}</p><figure><img src=/reef.jpg>\
+                 <figcaption>Divers on Saxon Reef off Cairns, March 2017 <b>AP</b></figcaption>\
+                 </figure></article></body>",
+                words("s", 120)
+            ),
+            (false, false),
+            &[("Divers on Saxon Reef", 1, 0), ("AP", 1, 0), ("s119", 1, 1)],
+        ),
         // A skip link to #content, with a menu line before the target: 31 words kept from the
         // target on (≥ 20), so the link and the menu leave.
         row(

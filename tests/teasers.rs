@@ -3,19 +3,7 @@
 
 use crate::common;
 
-use pagelevel::pipeline::Options;
 use pagelevel::rules::{Rule, RuleSet};
-
-fn text(bytes: &[u8], rules: RuleSet) -> String {
-    let opts = pagelevel::ExtractOptions {
-        pipeline: Options {
-            rules,
-            ..Options::default()
-        },
-        ..Default::default()
-    };
-    pagelevel::extract(bytes, &opts).unwrap().text
-}
 
 /// The main text of a shared page (`path` under the data folder) with every rule, and without
 /// `dated-teasers`; `None` (the test skipped) without the data.
@@ -23,8 +11,8 @@ fn on_and_off(test: &str, path: &str) -> Option<(String, String)> {
     let data = common::data_or_skip(test)?;
     let bytes = common::gunzip(&data.join(path));
     Some((
-        text(&bytes, RuleSet::ALL),
-        text(&bytes, RuleSet::ALL.without(Rule::DatedTeasers)),
+        common::extract_text(&bytes, RuleSet::ALL, None),
+        common::extract_text(&bytes, RuleSet::ALL.without(Rule::DatedTeasers), None),
     ))
 }
 

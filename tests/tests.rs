@@ -22,6 +22,7 @@ mod empty_pages;
 mod evaluate;
 mod extract;
 mod features;
+mod figures;
 mod fuzz_regressions;
 mod geometry;
 mod listing;

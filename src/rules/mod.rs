@@ -29,11 +29,12 @@
 //! | 17 | `reviews` | on a page that declares a product and no article by schema.org type or `og:type` (a shop's product page, [`crate::features::PageFeatures::declares_product`]), the customer reviews (`itemprop=review`, ids and classes named review or testimonial) leave |
 //! | 18 | `link-lists` | on a page that declares an article by schema.org type or `og:type`, blocks of nearly all link text ("More from", "Latest", tag lists: at least 3 links, 15 words, 9/10 of them in links; no in-page link) leave when the article's prose (kept words outside them and outside links) outweighs them and holds 100 words ([`links::drop_link_lists`]) |
 //! | 19 | `dated-teasers` | on a page that declares an article (as for rule 18) and no list (schema.org ItemList, CollectionPage, SearchResultsPage: a section front whose CMS writes `og:type` article) and is no thread, the items of every group of markup twins of which two thirds each hold a date (a `<time>` element, or the whole text of its element, at most six words that are a date with its year) and a link ("Latest News": other stories, each with its own date) leave when the article's other kept words outweigh them and hold 100 words; a group holding the title heading or the main start stays ([`twins::drop_dated_teasers`]) |
-//! | 20 | `before-main` | what precedes the page's main start and its title heading leaves ([`bypass::drop_bypassed`]) |
-//! | 21 | `only-chrome` | a page whose few kept words all lie in its chrome landmarks or its skip links (WCAG bypass links) has no main content ([`comments::only_chrome`]) |
-//! | 22 | `repeats` | the second copy of a repeated passage leaves ([`crate::features::repeats::drop_repeats`]) |
-//! | 23 | `blocks-fallback` | when nothing is kept, boilerpipe's content blocks outside the chrome are |
-//! | 24 | `lowest-fallback` | when that is nothing too, the least template-like text that is not chrome is |
+//! | 20 | `figure-captions` | the captions of figures (`<figcaption>`: HTML's self-contained content referred to from the main flow, a story's photo captions) leave when the page's other kept words outweigh them and hold 100 words ([`figures::drop_captions`]) |
+//! | 21 | `before-main` | what precedes the page's main start and its title heading leaves ([`bypass::drop_bypassed`]) |
+//! | 22 | `only-chrome` | a page whose few kept words all lie in its chrome landmarks or its skip links (WCAG bypass links) has no main content ([`comments::only_chrome`]) |
+//! | 23 | `repeats` | the second copy of a repeated passage leaves ([`crate::features::repeats::drop_repeats`]) |
+//! | 24 | `blocks-fallback` | when nothing is kept, boilerpipe's content blocks outside the chrome are |
+//! | 25 | `lowest-fallback` | when that is nothing too, the least template-like text that is not chrome is |
 //!
 //! Rules 11–17 each drop their regions only when the page keeps at least
 //! [`RuleOptions::min_article_words`] words outside them: the regions then belong to an
@@ -46,6 +47,7 @@
 pub mod bypass;
 pub mod comments;
 pub mod context;
+pub mod figures;
 pub mod links;
 pub mod options;
 pub mod twins;
@@ -204,6 +206,10 @@ pub fn main_keep(
     // A thread's posts are dated twins too: they are its content.
     if let Some(groups) = groups.as_ref().filter(|_| teasers && !thread) {
         twins::drop_dated_teasers(&cx, groups, [f.title_heading, f.main_start], &mut mask);
+    }
+    // A figure is referred to from the main flow, not part of it: its caption is no text.
+    if on(Rule::FigureCaptions) {
+        figures::drop_captions(&cx, &mut mask);
     }
     if let Some(start) = start.filter(|_| on(Rule::BeforeMain)) {
         bypass::drop_bypassed(&cx, start, f.title_heading, &mut mask);

@@ -48,6 +48,8 @@ pub enum Rule {
     /// On a page that declares an article, lists whose items each carry their own date and
     /// link (a feed of other stories) leave.
     DatedTeasers,
+    /// Figure captions (`<figcaption>`) leave when the article outweighs them.
+    FigureCaptions,
     /// What precedes the page's main start (and its title) leaves.
     BeforeMain,
     /// A page whose few kept words are all chrome has no main content.
@@ -62,7 +64,7 @@ pub enum Rule {
 
 impl Rule {
     /// Every rule, in the order the rules run.
-    pub const ALL: [Rule; 24] = [
+    pub const ALL: [Rule; 25] = [
         Rule::ForumReplies,
         Rule::DeclaredDiscussion,
         Rule::ThreadUrl,
@@ -82,6 +84,7 @@ impl Rule {
         Rule::Reviews,
         Rule::LinkLists,
         Rule::DatedTeasers,
+        Rule::FigureCaptions,
         Rule::BeforeMain,
         Rule::OnlyChrome,
         Rule::Repeats,
@@ -111,6 +114,7 @@ impl Rule {
             Rule::Reviews => "reviews",
             Rule::LinkLists => "link-lists",
             Rule::DatedTeasers => "dated-teasers",
+            Rule::FigureCaptions => "figure-captions",
             Rule::BeforeMain => "before-main",
             Rule::OnlyChrome => "only-chrome",
             Rule::Repeats => "repeats",
@@ -170,6 +174,9 @@ impl Rule {
             }
             Rule::DatedTeasers => {
                 "a page declaring an article (schema.org, og:type) and no list loses its lists whose items each carry a date (<time>, or a date standing alone as text) and a link (other stories)"
+            }
+            Rule::FigureCaptions => {
+                "figure captions (<figcaption>) leave when the page's other kept text outweighs them"
             }
             Rule::BeforeMain => "what precedes the page's main start and its title heading leaves",
             Rule::OnlyChrome => {
@@ -249,8 +256,8 @@ impl Default for RuleSet {
 /// The rules' limits, each with its default (`RuleOptions::default()`).
 #[derive(Debug, Clone, PartialEq)]
 pub struct RuleOptions {
-    /// `comments` … `related-links`, `only-chrome`: kept words outside a region that make the
-    /// page an article the region belongs to (default 100).
+    /// `comments` … `related-links`, `figure-captions`, `only-chrome`: kept words outside a
+    /// region that make the page an article the region belongs to (default 100).
     pub min_article_words: u32,
     /// `forum-replies`: elements in comment regions marked up as the opening post that make
     /// them a thread's replies (default 2).

@@ -74,3 +74,17 @@ pub fn main_text_judged(
     // The rules run on the judged segmentation.
     Analysis::new(a.page, a.features, a.segmentation, opts).main_text()
 }
+
+/// The main text `pagelevel::extract` gives `bytes` (embedded model) at `url`, when given,
+/// under `rules`: a rule's effect on a real page is this with and without it.
+pub fn extract_text(bytes: &[u8], rules: pagelevel::rules::RuleSet, url: Option<&str>) -> String {
+    let opts = pagelevel::ExtractOptions {
+        url: url.map(str::to_owned),
+        pipeline: pagelevel::pipeline::Options {
+            rules,
+            ..Default::default()
+        },
+        ..Default::default()
+    };
+    pagelevel::extract(bytes, &opts).unwrap().text
+}
