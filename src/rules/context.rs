@@ -78,6 +78,13 @@ impl<'a> Context<'a> {
         }
     }
 
+    /// Whether an article outweighs the regions it would lose: `inside` kept words in them (at
+    /// least one), `outside` the article's kept words, at least as many and at least
+    /// [`RuleOptions::min_article_words`](super::RuleOptions::min_article_words). O(1).
+    pub(crate) fn outweighs(&self, outside: u64, inside: u64) -> bool {
+        inside > 0 && outside >= inside.max(u64::from(self.opts.min_article_words))
+    }
+
     /// Whether node `i` lies in the scored tree (the model gave it a score).
     pub fn scored(&self, i: usize) -> bool {
         !self.y[i].is_nan()

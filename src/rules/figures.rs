@@ -43,7 +43,7 @@ pub fn drop_captions(cx: &Context, keep: &mut [bool]) -> usize {
         .map(|r| cx.kept_words(keep, r.clone()))
         .sum();
     let outside = cx.kept_words(keep, 0..n) - inside;
-    if inside == 0 || outside < inside.max(u64::from(cx.opts.min_article_words)) {
+    if !cx.outweighs(outside, inside) {
         return 0;
     }
     captions.into_iter().map(|r| cx.clear_text(keep, r)).sum()

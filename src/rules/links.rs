@@ -71,7 +71,7 @@ pub fn drop_link_lists(cx: &Context, title: Option<usize>, keep: &mut [bool]) ->
             .sum()
     };
     let prose = unlinked(0..n) - lists.iter().map(|&(a, b)| unlinked(a..b)).sum::<u64>();
-    if inside == 0 || prose < inside.max(opts.min_article_words as u64) {
+    if !cx.outweighs(prose, inside) {
         return 0;
     }
     lists.iter().map(|&(a, b)| cx.clear_text(keep, a..b)).sum()

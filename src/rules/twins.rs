@@ -202,7 +202,7 @@ pub fn drop_dated_teasers(
     }
     let inside: u64 = outer.iter().map(|&(a, b)| cx.kept_words(keep, a..b)).sum();
     let all = cx.kept_words(keep, 0..n);
-    if inside == 0 || all - inside < inside.max(cx.opts.min_article_words as u64) {
+    if !cx.outweighs(all - inside, inside) {
         return 0;
     }
     outer.iter().map(|&(a, b)| cx.clear_text(keep, a..b)).sum()
