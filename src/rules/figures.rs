@@ -38,13 +38,5 @@ pub fn drop_captions(cx: &Context, keep: &mut [bool]) -> usize {
     if captions.is_empty() {
         return 0;
     }
-    let inside: u64 = captions
-        .iter()
-        .map(|r| cx.kept_words(keep, r.clone()))
-        .sum();
-    let outside = cx.kept_words(keep, 0..n) - inside;
-    if !cx.outweighs(outside, inside) {
-        return 0;
-    }
-    captions.into_iter().map(|r| cx.clear_text(keep, r)).sum()
+    cx.clear_under_article(keep, &captions)
 }

@@ -194,18 +194,13 @@ pub fn drop_dated_teasers(
     }
     // Nested groups: keep the outermost ranges only.
     feeds.sort_unstable();
-    let mut outer: Vec<(usize, usize)> = Vec::new();
+    let mut outer: Vec<std::ops::Range<usize>> = Vec::new();
     for (a, b) in feeds {
-        if outer.last().is_none_or(|&(_, e)| a >= e) {
-            outer.push((a, b));
+        if outer.last().is_none_or(|r| a >= r.end) {
+            outer.push(a..b);
         }
     }
-    let inside: u64 = outer.iter().map(|&(a, b)| cx.kept_words(keep, a..b)).sum();
-    let all = cx.kept_words(keep, 0..n);
-    if !cx.outweighs(all - inside, inside) {
-        return 0;
-    }
-    outer.iter().map(|&(a, b)| cx.clear_text(keep, a..b)).sum()
+    cx.clear_under_article(keep, &outer)
 }
 
 /// Whether visible text node `i` is a date standing alone: the whole text of its element
