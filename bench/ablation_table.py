@@ -30,7 +30,7 @@ READS = {
     "twin-items": "repeated markup (a list's items)",
     "item-headings": "HTML headings of repeated items",
     "item-labels": "repeated markup and text (links and buttons in every item)",
-    "flow-lists": "HTML <main> or WCAG skip link, HTML lists, link text (headline lists)",
+    "flow-lists": "HTML <main> or WCAG skip link, HTML lists and tables, description lists of sentences, link text (headline lists)",
     "comments": "class names (comment regions)",
     "inline-chrome": "class names (share, skip, search)",
     "galleries": "class names (gallery)",

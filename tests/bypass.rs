@@ -613,6 +613,56 @@ fn headline_lists_and_chrome_in_the_flow_stay_out() {
     }
 }
 
+/// A `<dl>` of three terms (`t0` …) whose descriptions are `desc(k)`, each in a `<div>` group
+/// when `grouped`.
+fn glossary(desc: impl Fn(usize) -> String, grouped: bool) -> String {
+    let items: String = (0..3)
+        .map(|k| {
+            let pair = format!("<dt>t{k}</dt><dd>{}</dd>", desc(k));
+            if grouped {
+                format!("<div>{pair}</div>")
+            } else {
+                pair
+            }
+        })
+        .collect();
+    format!("<dl>{items}</dl>")
+}
+
+#[test]
+fn a_description_list_of_sentences_ends_the_flow() {
+    // 20 words before, then a <dl> of 3 × (1 + 5) = 18 words whose descriptions are
+    // sentences and nothing after: an API reference's properties, kept (3 terms, 3 descriptions).
+    let sentence = |k: usize| format!("{}.", words(&format!("d{k}x"), 5));
+    for grouped in [false, true] {
+        let (text, set) = flowed(&recipe_with(20, &glossary(sentence, grouped), 0), method);
+        assert_eq!(set, 6, "{text}");
+        assert!(text.contains("t2") && text.contains("d2x4."), "{text}");
+    }
+    // Descriptions that are not sentences (a masthead's names), one sentence of three, the
+    // sentences in a <ul>, or 19 words before: nothing.
+    let name = |k: usize| words(&format!("d{k}x"), 5);
+    let one = |k: usize| if k == 0 { sentence(k) } else { name(k) };
+    let items: String = (0..3)
+        .map(|k| format!("<li>{}</li>", sentence(k)))
+        .collect();
+    for html in [
+        recipe_with(20, &glossary(name, false), 0),
+        recipe_with(20, &glossary(one, false), 0),
+        recipe_with(20, &format!("<ul>{items}</ul>"), 0),
+        recipe_with(19, &glossary(sentence, false), 0),
+    ] {
+        let (text, set) = flowed(&html, method);
+        assert_eq!(set, 0, "{text}");
+    }
+    // Two sentences of three: most, kept.
+    let two = |k: usize| if k < 2 { sentence(k) } else { name(k) };
+    assert_eq!(
+        flowed(&recipe_with(20, &glossary(two, false), 0), method).1,
+        6
+    );
+}
+
 #[test]
 fn million_deep_flow_list_is_kept() {
     // Heavy: 1,000,000-deep pages.
@@ -624,6 +674,14 @@ fn million_deep_flow_list_is_kept() {
     let (text, set) = flowed(&html, method);
     assert_eq!(set, 4);
     assert!(text.contains("i3x3"), "{text}");
+    // 100,000 description lists nested in their second description, none of sentences, at
+    // the end of the main text: each is read once, over its own descriptions.
+    let nested = "<dl><dt>t</dt><dd>name here</dd><dd>".repeat(100_000);
+    let html = million_deep(
+        &format!("<body><main><p>{}</p>", words("b", 20)),
+        &format!("{nested}last words"),
+    );
+    assert_eq!(flowed(&html, method).1, 0);
 }
 
 #[test]
@@ -649,4 +707,26 @@ fn real_recipe_keeps_its_ingredients() {
     }
     assert!(on.contains("2 tablespoons cayenne pepper"), "{on}");
     assert!(!off.contains("2 tablespoons cayenne pepper"), "{off}");
+}
+
+#[test]
+fn real_reference_keeps_its_types() {
+    // docs.rs's `tokio::runtime` (WCXB 4398, `<main>`, at its URL): after the module's prose,
+    // the embedded model drops the closing `<dl>` of structs and enums, each described in a
+    // sentence; the rule keeps it.
+    let Some(data) = common::data_or_skip("real_reference_keeps_its_types") else {
+        return;
+    };
+    let bytes = common::gunzip(&data.join("wcxb-dev/html/4398.html.gz"));
+    let url = Some("https://docs.rs/tokio/latest/tokio/runtime/index.html");
+    let (on, off) = (
+        common::extract_text(&bytes, RuleSet::ALL, url),
+        common::extract_text(&bytes, RuleSet::ALL.without(Rule::FlowLists), url),
+    );
+    let types = "Builds Tokio Runtime with custom configuration values.";
+    assert!(on.contains(types), "{on}");
+    assert!(!off.contains(types), "{off}");
+    for t in [&on, &off] {
+        assert!(t.contains("The Tokio runtime."), "{t}");
+    }
 }

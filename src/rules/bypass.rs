@@ -72,7 +72,9 @@ pub fn recover_main(cx: &Context, inside: Range<usize>, keep: &mut [bool]) -> us
 /// least [`RuleOptions::flow_list_min_words`](super::RuleOptions::flow_list_min_words) words of
 /// which `keep` holds fewer than half, and has at least
 /// [`RuleOptions::flow_list_context_words`](super::RuleOptions::flow_list_context_words) kept
-/// words of the extent before it and as many after it, gets its visible scored text set in
+/// words of the extent before it and as many after it (or, for a `<dl>` whose descriptions are
+/// sentences, see [`describes_in_sentences`], none after it: a reference page's list of
+/// properties ends its main text), gets its visible scored text set in
 /// `keep` (the outermost such: one inside it is its own). Left alone are those in chrome
 /// landmarks, comment or related regions (the passes after this one drop those anyway) and lists
 /// of headlines, two thirds of whose items are wholly a link of at least
@@ -119,7 +121,8 @@ pub fn keep_flow_lists(cx: &Context, inside: Range<usize>, keep: &mut [bool]) ->
             && words >= u64::from(opts.flow_list_min_words)
             && 2 * kept < words
             && at(i) >= min_context
-            && sum - at(end) >= min_context;
+            && (sum - at(end) >= min_context
+                || (node.tag == Tag::DL && describes_in_sentences(cx, i)));
         if flows && list {
             let (mut items, mut headlines) = (0usize, 0usize);
             for k in dom.children(i) {
@@ -139,6 +142,46 @@ pub fn keep_flow_lists(cx: &Context, inside: Range<usize>, keep: &mut [bool]) ->
     }
     set
 }
+
+/// Whether most descriptions of the `<dl>` at `i` are sentences: the last visible text of
+/// each `<dd>` (a child of the list, or of a `<div>` grouping its terms, as HTML allows) ends
+/// with `.`, `!` or `?`, as a glossary's or an API reference's do and a masthead's names or a
+/// post's "Tags:" do not.
+///
+/// # Complexity
+/// O(children of the list and of its groups): each description is read backwards from its
+/// end over at most [`DESCRIPTION_TAIL_NODES`] nodes, so nested lists stay linear.
+fn describes_in_sentences(cx: &Context, i: usize) -> bool {
+    let dom = cx.dom;
+    let (mut dds, mut sentences) = (0usize, 0usize);
+    let mut count = |k: usize| {
+        let end = dom.subtree_end(k);
+        let last = (k + 1..end)
+            .rev()
+            .take(DESCRIPTION_TAIL_NODES)
+            .filter(|&t| dom.node(t).kind == Kind::Text && cx.visible[t])
+            .map(|t| dom.text(t).trim_end())
+            .find(|t| !t.is_empty());
+        if let Some(t) = last {
+            dds += 1;
+            sentences += t.ends_with(['.', '!', '?']) as usize;
+        }
+    };
+    for k in dom.children(i) {
+        match dom.node(k).tag {
+            Tag::DD => count(k),
+            Tag::DIV => dom
+                .children(k)
+                .filter(|&d| dom.node(d).tag == Tag::DD)
+                .for_each(&mut count),
+            _ => {}
+        }
+    }
+    dds >= 2 && 2 * sentences > dds
+}
+
+/// Nodes read back from a description's end to find its last text.
+const DESCRIPTION_TAIL_NODES: usize = 64;
 
 /// Words an item wholly a link has at least to be a headline for [`keep_flow_lists`] (a
 /// story's title, not a term or a name).
