@@ -655,12 +655,15 @@ fn a_description_list_of_sentences_ends_the_flow() {
         let (text, set) = flowed(&html, method);
         assert_eq!(set, 0, "{text}");
     }
-    // Two sentences of three: most, kept.
+    // Two sentences of three: most, kept; so are sentences ending in CJK full stops.
     let two = |k: usize| if k < 2 { sentence(k) } else { name(k) };
-    assert_eq!(
-        flowed(&recipe_with(20, &glossary(two, false), 0), method).1,
-        6
-    );
+    let cjk = |k: usize| format!("{}。", words(&format!("d{k}x"), 5));
+    for html in [
+        recipe_with(20, &glossary(two, false), 0),
+        recipe_with(20, &glossary(cjk, false), 0),
+    ] {
+        assert_eq!(flowed(&html, method).1, 6, "{html}");
+    }
 }
 
 #[test]

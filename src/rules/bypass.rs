@@ -73,8 +73,8 @@ pub fn recover_main(cx: &Context, inside: Range<usize>, keep: &mut [bool]) -> us
 /// which `keep` holds fewer than half, and has at least
 /// [`RuleOptions::flow_list_context_words`](super::RuleOptions::flow_list_context_words) kept
 /// words of the extent before it and as many after it (or, for a `<dl>` whose descriptions are
-/// sentences, see [`describes_in_sentences`], none after it: a reference page's list of
-/// properties ends its main text), gets its visible scored text set in
+/// mostly sentences, none after it: a reference page's list of properties ends its main text),
+/// gets its visible scored text set in
 /// `keep` (the outermost such: one inside it is its own). Left alone are those in chrome
 /// landmarks, comment or related regions (the passes after this one drop those anyway) and lists
 /// of headlines, two thirds of whose items are wholly a link of at least
@@ -145,8 +145,8 @@ pub fn keep_flow_lists(cx: &Context, inside: Range<usize>, keep: &mut [bool]) ->
 
 /// Whether most descriptions of the `<dl>` at `i` are sentences: the last visible text of
 /// each `<dd>` (a child of the list, or of a `<div>` grouping its terms, as HTML allows) ends
-/// with `.`, `!` or `?`, as a glossary's or an API reference's do and a masthead's names or a
-/// post's "Tags:" do not.
+/// with `.`, `!` or `?` (or CJK `。`, `！`, `？`), as a glossary's or an API reference's do and
+/// a masthead's names or a post's "Tags:" do not.
 ///
 /// # Complexity
 /// O(children of the list and of its groups): each description is read backwards from its
@@ -164,7 +164,7 @@ fn describes_in_sentences(cx: &Context, i: usize) -> bool {
             .find(|t| !t.is_empty());
         if let Some(t) = last {
             dds += 1;
-            sentences += t.ends_with(['.', '!', '?']) as usize;
+            sentences += t.ends_with(['.', '!', '?', '。', '！', '？']) as usize;
         }
     };
     for k in dom.children(i) {
