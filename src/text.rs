@@ -7,6 +7,13 @@ pub fn is_word_char(c: char) -> bool {
     c.is_alphanumeric() || c == '_'
 }
 
+/// Whether `c` ends a sentence: `.`, `!`, `?` and the CJK full stops `。`, `！`, `？` (what
+/// boilerpipe's sentence count, the `sentences` count and the rules read as a sentence's end).
+#[inline]
+pub fn is_sentence_end(c: char) -> bool {
+    matches!(c, '.' | '!' | '?' | '。' | '！' | '？')
+}
+
 /// The words of `s`, in order.
 pub fn words(s: &str) -> impl Iterator<Item = &str> {
     s.split(|c: char| !is_word_char(c))

@@ -692,16 +692,16 @@ fn real_recipe_keeps_its_ingredients() {
     // The Prairie Homestead's garden spray (WCXB 4660, `<main>`, at its URL): the embedded
     // model drops the recipe's ingredient list between the post's paragraphs; the rule keeps
     // it. Without the rule the ingredients are gone and the post is the same.
-    let Some(data) = common::data_or_skip("real_recipe_keeps_its_ingredients") else {
-        return;
-    };
-    let bytes = common::gunzip(&data.join("wcxb-dev/html/4660.html.gz"));
     let url =
         Some("https://www.theprairiehomestead.com/2015/07/organic-pest-control-garden-spray.html");
-    let (on, off) = (
-        common::extract_text(&bytes, RuleSet::ALL, url),
-        common::extract_text(&bytes, RuleSet::ALL.without(Rule::FlowLists), url),
-    );
+    let Some((on, off)) = common::on_and_off(
+        "real_recipe_keeps_its_ingredients",
+        "wcxb-dev/html/4660.html.gz",
+        url,
+        Rule::FlowLists,
+    ) else {
+        return;
+    };
     for t in [&on, &off] {
         assert!(
             t.contains("my dad has worked in the farm chemical industry"),
@@ -717,15 +717,14 @@ fn real_reference_keeps_its_types() {
     // docs.rs's `tokio::runtime` (WCXB 4398, `<main>`, at its URL): after the module's prose,
     // the embedded model drops the closing `<dl>` of structs and enums, each described in a
     // sentence; the rule keeps it.
-    let Some(data) = common::data_or_skip("real_reference_keeps_its_types") else {
+    let Some((on, off)) = common::on_and_off(
+        "real_reference_keeps_its_types",
+        "wcxb-dev/html/4398.html.gz",
+        Some("https://docs.rs/tokio/latest/tokio/runtime/index.html"),
+        Rule::FlowLists,
+    ) else {
         return;
     };
-    let bytes = common::gunzip(&data.join("wcxb-dev/html/4398.html.gz"));
-    let url = Some("https://docs.rs/tokio/latest/tokio/runtime/index.html");
-    let (on, off) = (
-        common::extract_text(&bytes, RuleSet::ALL, url),
-        common::extract_text(&bytes, RuleSet::ALL.without(Rule::FlowLists), url),
-    );
     let types = "Builds Tokio Runtime with custom configuration values.";
     assert!(on.contains(types), "{on}");
     assert!(!off.contains(types), "{off}");

@@ -8,7 +8,7 @@ use pagelevel::dom::Kind;
 use pagelevel::features::{self, FeatureOptions};
 use pagelevel::output::text::render_text;
 use pagelevel::rules::figures::drop_captions;
-use pagelevel::rules::{Context, Rule, RuleOptions, RuleSet};
+use pagelevel::rules::{Context, Rule, RuleOptions};
 use pagelevel::Page;
 
 /// `n` distinct words `w0 w1 …`.
@@ -97,15 +97,14 @@ fn real_storys_photo_captions_leave() {
     // with a `<figcaption>` of some 60 words ("In this October 2016 photo provided by ARC
     // Center of Excellence …"), which the embedded model keeps. The rule drops them and keeps
     // the story; switched off, the captions are back.
-    let Some(data) = common::data_or_skip("real_storys_photo_captions_leave") else {
+    let Some((on, off)) = common::on_and_off(
+        "real_storys_photo_captions_leave",
+        "chaos/html/global-warming-7.html.gz",
+        Some("https://phys.org/news/2017-03-great-barrier-reef-recover.html"),
+        Rule::FigureCaptions,
+    ) else {
         return;
     };
-    let bytes = common::gunzip(&data.join("chaos/html/global-warming-7.html.gz"));
-    let url = Some("https://phys.org/news/2017-03-great-barrier-reef-recover.html");
-    let (on, off) = (
-        common::extract_text(&bytes, RuleSet::ALL, url),
-        common::extract_text(&bytes, RuleSet::ALL.without(Rule::FigureCaptions), url),
-    );
     let story = "We don't have any tools to climate-proof corals";
     assert!(on.contains(story) && off.contains(story), "{on}");
     assert!(!on.contains("photo provided by ARC Center"), "{on}");

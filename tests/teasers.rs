@@ -3,17 +3,11 @@
 
 use crate::common;
 
-use pagelevel::rules::{Rule, RuleSet};
+use pagelevel::rules::Rule;
 
-/// The main text of a shared page (`path` under the data folder) with every rule, and without
-/// `dated-teasers`; `None` (the test skipped) without the data.
+/// The main text of a shared page with every rule, and without `dated-teasers`.
 fn on_and_off(test: &str, path: &str) -> Option<(String, String)> {
-    let data = common::data_or_skip(test)?;
-    let bytes = common::gunzip(&data.join(path));
-    Some((
-        common::extract_text(&bytes, RuleSet::ALL, None),
-        common::extract_text(&bytes, RuleSet::ALL.without(Rule::DatedTeasers), None),
-    ))
+    common::on_and_off(test, path, None, Rule::DatedTeasers)
 }
 
 #[test]

@@ -278,7 +278,7 @@ impl Acc {
             self.words_since_stop = 0;
             self.pending_stop = false;
         }
-        if matches!(c, '.' | '!' | '?' | '。' | '！' | '？') && self.words_since_stop > 0 {
+        if crate::text::is_sentence_end(c) && self.words_since_stop > 0 {
             self.pending_stop = true;
         }
     }

@@ -217,7 +217,7 @@ fn class_of(ch: char) -> u8 {
     if matches!(ch, '.' | ',' | ';' | ':' | '!' | '?' | '。' | '，' | '、') {
         k |= PUNCTUATION;
     }
-    if matches!(ch, '.' | '!' | '?' | '。' | '！' | '？') {
+    if crate::text::is_sentence_end(ch) {
         k |= SENTENCE_END;
     }
     k

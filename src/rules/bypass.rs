@@ -21,6 +21,7 @@
 use super::context::Context;
 use crate::dom::{Kind, Tag};
 use crate::features::names::{CHROME_LANDMARK_BITS, COMMENT_GROUP_BIT, RELATED_GROUP_BIT};
+use crate::text::is_sentence_end;
 use std::ops::Range;
 
 /// Clears `keep` on the text nodes before the main content's `start` (see [`main_start`](crate::features::markup::main_start)) and
@@ -145,8 +146,8 @@ pub fn keep_flow_lists(cx: &Context, inside: Range<usize>, keep: &mut [bool]) ->
 
 /// Whether most descriptions of the `<dl>` at `i` are sentences: the last visible text of
 /// each `<dd>` (a child of the list, or of a `<div>` grouping its terms, as HTML allows) ends
-/// with `.`, `!` or `?` (or CJK `。`, `！`, `？`), as a glossary's or an API reference's do and
-/// a masthead's names or a post's "Tags:" do not.
+/// with a sentence end ([`is_sentence_end`]: `.`, `!`, `?` or a CJK full stop), as a
+/// glossary's or an API reference's do and a masthead's names or a post's "Tags:" do not.
 ///
 /// # Complexity
 /// O(children of the list and of its groups): each description is read backwards from its
@@ -159,12 +160,12 @@ fn describes_in_sentences(cx: &Context, i: usize) -> bool {
         let last = (k + 1..end)
             .rev()
             .take(DESCRIPTION_TAIL_NODES)
-            .filter(|&t| dom.node(t).kind == Kind::Text && cx.visible[t])
+            .filter(|&t| cx.is_visible_text(t))
             .map(|t| dom.text(t).trim_end())
             .find(|t| !t.is_empty());
         if let Some(t) = last {
             dds += 1;
-            sentences += t.ends_with(['.', '!', '?', '。', '！', '？']) as usize;
+            sentences += t.chars().next_back().is_some_and(is_sentence_end) as usize;
         }
     };
     for k in dom.children(i) {

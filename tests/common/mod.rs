@@ -88,3 +88,19 @@ pub fn extract_text(bytes: &[u8], rules: pagelevel::rules::RuleSet, url: Option<
     };
     pagelevel::extract(bytes, &opts).unwrap().text
 }
+
+/// The main text of a shared page (`path` under the data folder, at `url` when given) with
+/// every rule, and without `rule`; `None` (the test skipped) without the data.
+pub fn on_and_off(
+    test: &str,
+    path: &str,
+    url: Option<&str>,
+    rule: pagelevel::rules::Rule,
+) -> Option<(String, String)> {
+    use pagelevel::rules::RuleSet;
+    let bytes = gunzip(&data_or_skip(test)?.join(path));
+    Some((
+        extract_text(&bytes, RuleSet::ALL, url),
+        extract_text(&bytes, RuleSet::ALL.without(rule), url),
+    ))
+}
