@@ -951,6 +951,16 @@ fn a_listing_is_a_page_without_a_story_or_a_product() {
     let product = r#"<script type=application/ld+json>{"@context":"https://schema.org","@type":"Product"}</script>"#;
     let out = text(&listing_page("Local trails.", product));
     assert!(!out.contains("Anthills"), "{out}");
+    // A kept paragraph in the page's own footer or an aside is chrome by HTML's landmarks, no
+    // story: the trails still come back.
+    for landmark in ["footer", "aside"] {
+        let page = listing_page("Local trails.", "").replace(
+            "</ul></body>",
+            &format!("</ul><{landmark} aria-judged=0.1><p>{story}</p></{landmark}></body>"),
+        );
+        let out = text(&page);
+        assert!(out.contains("Anthills loop"), "{landmark}: {out}");
+    }
     let in_nav = listing_page("Local trails.", "")
         .replace("<ul aria-judged=0.9>", "<nav><ul aria-judged=0.9>")
         .replace("</ul>", "</ul></nav>");

@@ -271,9 +271,10 @@ fn keep_lost_group(cx: &Context, items: &[usize], keep: &mut [bool]) -> usize {
     cx.keep_text(keep, ranges())
 }
 
-/// A listing's items: on a page of which the model kept fewer than
-/// [`RuleOptions::recover_below_page_words`](super::RuleOptions::recover_below_page_words) words
-/// and no paragraph (no kept text node holds more than
+/// A listing's items: on a page of which the model kept, outside the chrome landmarks (HTML's
+/// `<nav>`, `<aside>` and the page's own `<header>` and `<footer>`, and their ARIA roles), fewer
+/// than [`RuleOptions::recover_below_page_words`](super::RuleOptions::recover_below_page_words)
+/// words and no paragraph (no kept text node holds more than
 /// [`RuleOptions::listing_max_paragraph_words`](super::RuleOptions::listing_max_paragraph_words)
 /// words outside links), the group of markup twins with the most words among those outside the
 /// chrome landmarks whose items hold at least
@@ -289,9 +290,13 @@ fn keep_lost_group(cx: &Context, items: &[usize], keep: &mut [bool]) -> usize {
 /// subtrees.
 pub fn keep_listing(cx: &Context, groups: &Groups, keep: &mut [bool]) -> usize {
     let (dom, counts, opts) = (cx.dom, cx.counts, cx.opts);
-    // A story: a kept paragraph, or as many kept words as the model keeps of one.
+    // A story: a kept paragraph, or as many kept words as the model keeps of one; a footer's
+    // legal notice or a sidebar's blurb is no story, whatever the model made of it.
     let mut kept = 0u64;
-    for i in (0..dom.len()).filter(|&i| cx.is_visible_text(i) && keep[i]) {
+    let story = |i: usize| {
+        cx.is_visible_text(i) && keep[i] && cx.regions.groups[i] & CHROME_LANDMARK_BITS == 0
+    };
+    for i in (0..dom.len()).filter(|&i| story(i)) {
         kept += u64::from(counts[i].words);
         if counts[i].words - counts[i].linked_words > opts.listing_max_paragraph_words
             || kept >= u64::from(opts.recover_below_page_words)
