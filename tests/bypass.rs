@@ -324,6 +324,14 @@ fn recovery_needs_a_lost_page_and_a_lost_main() {
     assert_eq!(set, 0);
     let (_, set) = recovered(&listing(196), kept);
     assert_eq!(set, 19);
+    // The same 197 words in the page's own header (a banner landmark) are chrome, not kept
+    // content: the page keeps 3 words outside it, so main comes back.
+    let banner = listing(197)
+        .replace("<div class=top>", "<header>")
+        .replace("</div><main>", "</header><main>");
+    assert!(banner.contains("<header>c0"));
+    let (_, set) = recovered(&banner, kept);
+    assert_eq!(set, 19);
     // Main keeps 4 teasers (20 of its 98 visible words, 1/5 rounded up): not lost. 3 is.
     let some = |n: usize| {
         move |t: &str| {

@@ -41,7 +41,8 @@ pub fn drop_bypassed(cx: &Context, start: usize, title: Option<usize>, keep: &mu
 
 /// Keeps the text of the main content's nodes `inside` (the main start's extent, see
 /// [`main_extent`](crate::features::markup::main_extent), or on a page without a main start its
-/// main region, [`crate::features::PageFeatures::main_region`]) when the page keeps
+/// main region, [`crate::features::PageFeatures::main_region`]) when the page keeps, outside its
+/// chrome landmarks (HTML's `<nav>`, `<aside>` and the page's own `<header>` and `<footer>`),
 /// fewer than [`RuleOptions::recover_below_page_words`](super::RuleOptions::recover_below_page_words) words and the extent less than
 /// [`RuleOptions::recover_below_share`](super::RuleOptions::recover_below_share) of its own: every visible, `scored` text node inside it is set in
 /// `keep`. Returns how many it set (0 when the rule does not fire). Run before the passes that
@@ -51,7 +52,10 @@ pub fn drop_bypassed(cx: &Context, start: usize, title: Option<usize>, keep: &mu
 /// O(n): one walk to count the page's kept words, one over the extent.
 pub fn recover_main(cx: &Context, inside: Range<usize>, keep: &mut [bool]) -> usize {
     let (dom, counts, opts) = (cx.dom, cx.counts, cx.opts);
-    if cx.kept_words(keep, 0..dom.len()) >= opts.recover_below_page_words as u64 {
+    // A footer's notices or a menu the model kept are no main content: they do not count.
+    let outside_chrome =
+        (0..dom.len()).filter(|&i| cx.regions.groups[i] & CHROME_LANDMARK_BITS == 0);
+    if cx.kept_words(keep, outside_chrome) >= opts.recover_below_page_words as u64 {
         return 0;
     }
     let is_scored_text = |i: usize| cx.is_visible_text(i) && cx.scored(i);
