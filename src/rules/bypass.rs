@@ -53,9 +53,9 @@ pub fn drop_bypassed(cx: &Context, start: usize, title: Option<usize>, keep: &mu
 pub fn recover_main(cx: &Context, inside: Range<usize>, keep: &mut [bool]) -> usize {
     let (dom, counts, opts) = (cx.dom, cx.counts, cx.opts);
     // A footer's notices or a menu the model kept are no main content: they do not count.
-    let outside_chrome =
-        (0..dom.len()).filter(|&i| cx.regions.groups[i] & CHROME_LANDMARK_BITS == 0);
-    if cx.kept_words(keep, outside_chrome) >= opts.recover_below_page_words as u64 {
+    if cx.kept_words(keep, (0..dom.len()).filter(|&i| !cx.in_chrome(i)))
+        >= opts.recover_below_page_words as u64
+    {
         return 0;
     }
     let is_scored_text = |i: usize| cx.is_visible_text(i) && cx.scored(i);

@@ -32,7 +32,6 @@
 
 use super::context::{Context, Regions};
 use crate::dom::Kind;
-use crate::features::names::CHROME_LANDMARK_BITS;
 use crate::features::names::COMMENT_GROUP_BIT;
 use rustc_hash::FxHashSet;
 
@@ -206,7 +205,7 @@ pub fn keep_replies(cx: &Context, main: usize, keep: &mut [bool]) -> bool {
 
 /// Whether the kept text is the page's chrome alone: at least one kept word, fewer than
 /// [`RuleOptions::min_article_words`](super::RuleOptions::min_article_words), every one inside a navigation, complementary, banner or content-info
-/// landmark ([`CHROME_LANDMARK_BITS`] of the [`Regions`]) or a skip link to the main content
+/// landmark ([`CHROME_LANDMARK_BITS`](crate::features::names::CHROME_LANDMARK_BITS) of the [`Regions`]) or a skip link to the main content
 /// ([`Context::skip_links`], WCAG's bypass blocks). A script-rendered shell serves its
 /// footer, menus and skip link and nothing else; a page with its own short text, or whose article sits in
 /// a landmark (an unclosed `<header>`), has words outside them or as many as an article.
@@ -215,8 +214,7 @@ pub fn keep_replies(cx: &Context, main: usize, keep: &mut [bool]) -> bool {
 /// # Complexity
 /// O(n): one pass over the text nodes (a page has at most 4 skip links).
 pub fn only_chrome(cx: &Context, keep: &[bool]) -> bool {
-    let (dom, visible, counts, regions, opts) =
-        (cx.dom, cx.visible, cx.counts, &cx.regions, cx.opts);
+    let (dom, visible, counts, opts) = (cx.dom, cx.visible, cx.counts, cx.opts);
     let in_skip_link = |i: usize| {
         cx.skip_links
             .iter()
@@ -225,7 +223,7 @@ pub fn only_chrome(cx: &Context, keep: &[bool]) -> bool {
     let mut words = 0u32;
     for i in 0..dom.len() {
         if dom.node(i).kind == Kind::Text && visible[i] && keep[i] && counts[i].words > 0 {
-            if regions.groups[i] & CHROME_LANDMARK_BITS == 0 && !in_skip_link(i) {
+            if !cx.in_chrome(i) && !in_skip_link(i) {
                 return false;
             }
             words += counts[i].words;

@@ -3,6 +3,7 @@
 
 use super::options::RuleOptions;
 use crate::dom::{Dom, Kind};
+use crate::features::names::CHROME_LANDMARK_BITS;
 use crate::features::{Counts, PageFeatures};
 use std::ops::Range;
 
@@ -108,6 +109,12 @@ impl<'a> Context<'a> {
     /// Whether node `i` lies in the scored tree (the model gave it a score).
     pub fn scored(&self, i: usize) -> bool {
         !self.y[i].is_nan()
+    }
+
+    /// Whether node `i` lies in a chrome landmark (HTML's `<nav>`, `<aside>`, the page's own
+    /// `<header>` and `<footer>`, and their ARIA roles: [`CHROME_LANDMARK_BITS`]). O(1).
+    pub(crate) fn in_chrome(&self, i: usize) -> bool {
+        self.regions.groups[i] & CHROME_LANDMARK_BITS != 0
     }
 
     /// Whether node `i` is a visible text node.

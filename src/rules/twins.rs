@@ -11,7 +11,7 @@
 use super::context::Context;
 use crate::date;
 use crate::dom::{Kind, Tag};
-use crate::features::names::{CHROME_LANDMARK_BITS, FORUM_GROUP_BIT};
+use crate::features::names::FORUM_GROUP_BIT;
 use rustc_hash::FxHashMap;
 
 /// Items a group needs before its majority speaks for the rest: a pair is no list.
@@ -293,9 +293,7 @@ pub fn keep_listing(cx: &Context, groups: &Groups, keep: &mut [bool]) -> usize {
     // A story: a kept paragraph, or as many kept words as the model keeps of one; a footer's
     // legal notice or a sidebar's blurb is no story, whatever the model made of it.
     let mut kept = 0u64;
-    let story = |i: usize| {
-        cx.is_visible_text(i) && keep[i] && cx.regions.groups[i] & CHROME_LANDMARK_BITS == 0
-    };
+    let story = |i: usize| cx.is_visible_text(i) && keep[i] && !cx.in_chrome(i);
     for i in (0..dom.len()).filter(|&i| story(i)) {
         kept += u64::from(counts[i].words);
         if counts[i].words - counts[i].linked_words > opts.listing_max_paragraph_words
@@ -312,11 +310,7 @@ pub fn keep_listing(cx: &Context, groups: &Groups, keep: &mut [bool]) -> usize {
     };
     let Some((words, items)) = groups
         .all()
-        .filter(|items| {
-            items
-                .iter()
-                .all(|&i| cx.regions.groups[i] & CHROME_LANDMARK_BITS == 0)
-        })
+        .filter(|items| items.iter().all(|&i| !cx.in_chrome(i)))
         .map(|items| (words(items), items))
         .filter(|&(w, items)| w >= u64::from(opts.listing_min_item_words) * items.len() as u64)
         .max_by_key(|&(w, items)| (w, std::cmp::Reverse(items[0])))
