@@ -2,9 +2,10 @@
 """Out-of-fold scores of a rule or decoding change in seconds: keep the fold models, rerun eval.
 
     python3 bench/fold_models.py folds  --scheme site --oof OOF.jsonl --out DIR
-    python3 bench/fold_models.py train  --scheme set|site --out DIR [--train-args "..."]
+    python3 bench/fold_models.py train  --scheme set|site --out DIR [--folds-from DIR0] [--train-args "..."]
     python3 bench/fold_models.py score  --scheme set|site --out DIR --tag TAG [-- EVAL ARGS]
     python3 bench/fold_models.py diff   --out DIR TAG_A TAG_B
+    python3 bench/fold_models.py compare A.jsonl B.jsonl [...]
 
 `pagelevel train --cv` retrains every fold model for each run (12 to 15 minutes on 2 cores).
 The rules and the decoding do not change training, so their variants can share the fold models:
@@ -14,11 +15,15 @@ The rules and the decoding do not change training, so their variants can share t
   (`DIR/train-K/<set>/manifest.jsonl`, the pages linked, not copied) and the held-out
   manifests `DIR/held-K-<set>.jsonl`;
 - `train` trains the fold models once: leave one set out, `pagelevel train --sets <the other
-  five>`; by site, `pagelevel train --data DIR/train-K`. About 2 minutes a model;
+  five>`; by site, `pagelevel train --data DIR/train-K`. About 2 minutes a model. A variant
+  of the training (another seed, a prototype binary) trains by site on the folds of an earlier
+  folder with `--folds-from DIR0`, which links DIR0's fold data and held-out manifests into DIR;
 - `score` scores each held-out page with its fold's model through `pagelevel eval --model M
   --pages F` (add `--without-rule R`, `--variant V`, … after `--`), writes the per-page file
   `DIR/TAG.jsonl` and prints each set's mean word-F1 and wcxb-dev's per type;
-- `diff` lists the pages whose F1 differs between two tags.
+- `diff` lists the pages whose F1 differs between two tags;
+- `compare` prints the set means and wcxb-dev's per type of several per-page files side by
+  side (two fold-model folders' variants, say), each after the first with its change.
 
 With the same binary and seed, `score` reproduces `train --cv [--cv-by set]`'s per-page scores
 exactly. A change to the features or the training needs `train` again.
@@ -85,8 +90,23 @@ def fold_jobs(args):
     return jobs
 
 
+def link_folds(src: str, out: str) -> None:
+    """Links the fold data and held-out manifests of folder `src` into `out` (kept if there)."""
+    names = [n for n in sorted(os.listdir(src)) if n.startswith("train-") or n.startswith("held-")]
+    if not names:
+        sys.exit(f"{src}: no fold folders; run `folds` there first")
+    for n in names:
+        link = os.path.join(out, n)
+        if not os.path.lexists(link):
+            os.symlink(os.path.abspath(os.path.join(src, n)), link)
+
+
 def train(args) -> None:
     os.makedirs(args.out, exist_ok=True)
+    if args.folds_from:
+        if args.scheme != "site":
+            sys.exit("--folds-from is for --scheme site (leave one set out needs no fold data)")
+        link_folds(args.folds_from, args.out)
     extra = args.train_args.split()
     if args.scheme == "set":
         runs = [(s, ["--data", args.data, "--sets", ",".join(t for t in TRAIN_ORDER if t != s)]) for s in SETS]
@@ -142,12 +162,36 @@ def diff(args) -> None:
     print(f"{len(changed)} pages differ")
 
 
+def means(path: str) -> dict:
+    """Mean F1 per set and per wcxb-dev page type of one per-page file."""
+    by = collections.defaultdict(list)
+    for r in map(json.loads, open(path, encoding="utf-8")):
+        by[r["set"]].append(r["f1"])
+        if r["set"] == "wcxb-dev" and r.get("type"):
+            by["wcxb-dev: " + r["type"]].append(r["f1"])
+    return {k: (statistics.mean(v), len(v)) for k, v in by.items()}
+
+
+def compare(args) -> None:
+    runs = [means(p) for p in args.tags]
+    keys = [s for s in SETS if s in runs[0]] + sorted(k for k in runs[0] if k.startswith("wcxb-dev: "))
+    print("| group | pages | " + " | ".join(args.tags) + " |")
+    print("|---|---:|" + "---:|" * len(runs))
+    for k in keys:
+        base = runs[0][k][0]
+        cells = [f"{base:.4f}"]
+        for r in runs[1:]:
+            cells.append(f"{r[k][0]:.4f} ({r[k][0] - base:+.4f})" if k in r else "–")
+        print(f"| {k} | {runs[0][k][1]} | " + " | ".join(cells) + " |")
+
+
 def main() -> None:
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("command", choices=["folds", "train", "score", "diff"])
-    p.add_argument("tags", nargs="*", help="diff: two tags")
+    p.add_argument("command", choices=["folds", "train", "score", "diff", "compare"])
+    p.add_argument("tags", nargs="*", help="diff: two tags; compare: per-page files")
     p.add_argument("--scheme", choices=["set", "site"], default="set")
-    p.add_argument("--out", required=True, help="folder of fold data, models and per-page files")
+    p.add_argument("--out", help="folder of fold data, models and per-page files")
+    p.add_argument("--folds-from", help="train by site: link this folder's fold data into --out")
     p.add_argument("--oof", help="folds: the --pages file of a by-site `train --cv --dry-run`")
     p.add_argument("--bin", default="target/release/pagelevel")
     p.add_argument("--data", default="../shared/data")
@@ -158,13 +202,17 @@ def main() -> None:
     eval_args = argv[argv.index("--") + 1 :] if "--" in argv else []
     args = p.parse_intermixed_args(argv[: argv.index("--")] if "--" in argv else argv)
     args.eval_args = eval_args
+    if args.command != "compare" and not args.out:
+        p.error(f"{args.command} needs --out")
+    if args.command == "compare" and len(args.tags) < 2:
+        p.error("compare needs two or more per-page files")
     if args.command == "folds" and not args.oof:
         p.error("folds needs --oof")
     if args.command == "score" and not args.tag:
         p.error("score needs --tag")
     if args.command == "diff" and len(args.tags) != 2:
         p.error("diff needs two tags")
-    {"folds": folds, "train": train, "score": score, "diff": diff}[args.command](args)
+    {"folds": folds, "train": train, "score": score, "diff": diff, "compare": compare}[args.command](args)
 
 
 if __name__ == "__main__":
