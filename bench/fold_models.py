@@ -122,6 +122,21 @@ def train(args) -> None:
         subprocess.run(cmd, check=True, stdout=subprocess.DEVNULL)
 
 
+def group_means(rows) -> dict:
+    """(mean F1, pages) per set and per wcxb-dev page type ("wcxb-dev: <type>") of per-page rows."""
+    by = collections.defaultdict(list)
+    for r in rows:
+        by[r["set"]].append(r["f1"])
+        if r["set"] == "wcxb-dev" and r.get("type"):
+            by["wcxb-dev: " + r["type"]].append(r["f1"])
+    return {k: (statistics.mean(v), len(v)) for k, v in by.items()}
+
+
+def groups(means: dict) -> list:
+    """The groups of `group_means` in table order: the sets as SETS lists them, then the types."""
+    return [s for s in SETS if s in means] + sorted(k for k in means if k.startswith("wcxb-dev: "))
+
+
 def score(args) -> None:
     rows = []
     for set_name, model, manifest, root in fold_jobs(args):
@@ -140,14 +155,10 @@ def score(args) -> None:
     with open(os.path.join(args.out, f"{args.tag}.jsonl"), "w", encoding="utf-8") as f:
         for r in rows:
             f.write(json.dumps(r) + "\n")
-    by = collections.defaultdict(list)
-    for r in rows:
-        by[r["set"]].append(r["f1"])
-        if r["set"] == "wcxb-dev" and r.get("type"):
-            by["wcxb-dev: " + r["type"]].append(r["f1"])
+    means = group_means(rows)
     print("| set | pages | mean F1 |\n|---|---:|---:|")
-    for g in [s for s in SETS if s in by] + sorted(k for k in by if k.startswith("wcxb-dev: ")):
-        print(f"| {g} | {len(by[g])} | {statistics.mean(by[g]):.4f} |")
+    for g in groups(means):
+        print(f"| {g} | {means[g][1]} | {means[g][0]:.4f} |")
 
 
 def diff(args) -> None:
@@ -162,22 +173,11 @@ def diff(args) -> None:
     print(f"{len(changed)} pages differ")
 
 
-def means(path: str) -> dict:
-    """Mean F1 per set and per wcxb-dev page type of one per-page file."""
-    by = collections.defaultdict(list)
-    for r in map(json.loads, open(path, encoding="utf-8")):
-        by[r["set"]].append(r["f1"])
-        if r["set"] == "wcxb-dev" and r.get("type"):
-            by["wcxb-dev: " + r["type"]].append(r["f1"])
-    return {k: (statistics.mean(v), len(v)) for k, v in by.items()}
-
-
 def compare(args) -> None:
-    runs = [means(p) for p in args.tags]
-    keys = [s for s in SETS if s in runs[0]] + sorted(k for k in runs[0] if k.startswith("wcxb-dev: "))
+    runs = [group_means(map(json.loads, open(p, encoding="utf-8"))) for p in args.tags]
     print("| group | pages | " + " | ".join(args.tags) + " |")
     print("|---|---:|" + "---:|" * len(runs))
-    for k in keys:
+    for k in groups(runs[0]):
         base = runs[0][k][0]
         cells = [f"{base:.4f}"]
         for r in runs[1:]:
