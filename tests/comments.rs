@@ -185,6 +185,75 @@ fn a_thread_under_an_article_leaves() {
     );
 }
 
+/// An article of `n` words, then a comment section that starts at an empty jump target
+/// (`marker`) and runs on unwrapped in the article's own container, as older CMSs print it.
+fn article_with_marked_thread(n: usize, marker: &str) -> String {
+    format!(
+        "<html><body><div><h1>{}</h1><p>{}</p>{marker}<b>Comments are closed</b><br>\
+         <b>Stephen B</b><br>First reader says the mill was louder before<hr>\
+         <b>Lina</b><br>Second reader remembers the flood of the old mill<hr></div>\
+         <p>Copyright notice</p></body></html>",
+        words("t", 4),
+        words("a", n - 4),
+    )
+}
+
+#[test]
+fn an_empty_jump_target_starts_the_comment_section() {
+    for marker in [
+        "<a name=commentSection></a>",
+        "<a name=\"comments\"> </a>",
+        "<span id=comments></span>",
+    ] {
+        let (text, did) = dropped(&article_with_marked_thread(120, marker), "");
+        assert!(did, "{marker}");
+        assert!(
+            text.contains("a115") && text.contains("t3"),
+            "{marker}: {text}"
+        );
+        assert_lacks(&text, &["reader", "Stephen B", "Comments are closed"]);
+        // The section ends with its container.
+        assert!(text.contains("Copyright notice"), "{marker}: {text}");
+    }
+    // Not a marker: a target with text, a `name` on no link, an id naming no comments, a
+    // class: the thread stays.
+    for marker in [
+        "<a name=comments>Comments</a>",
+        "<span name=comments></span>",
+        "<a id=top></a>",
+        "<span class=comments></span>",
+    ] {
+        let (text, did) = dropped(&article_with_marked_thread(120, marker), "");
+        assert!(!did, "{marker}");
+        assert!(text.contains("Second reader"), "{marker}: {text}");
+    }
+}
+
+#[test]
+fn real_news_story_loses_the_comments_after_its_jump_target() {
+    // ctv.ca, 2008 (L3S-GN1): readers' comments follow `<a name="commentSection"></a>` as
+    // bare `<b>` names and text in the story's cell; the gold leaves them out.
+    let Some(data) =
+        common::data_or_skip("real_news_story_loses_the_comments_after_its_jump_target")
+    else {
+        return;
+    };
+    let bytes =
+        common::gunzip(&data.join("l3s-gn1/original/79bc594a-ae6d-4549-833a-cd74270619a2.html.gz"));
+    let html = String::from_utf8_lossy(&bytes);
+    let (text, did) = dropped(&html, "");
+    assert!(did);
+    assert!(text.contains("The economy dominated a working dinner between the premiers"));
+    assert!(text.contains("Bloc Quebecois Leader Gilles Duceppe said Friday"));
+    assert_lacks(
+        &text,
+        &[
+            "McGuinty stop spending my money",
+            "Agreed, that debt is a drain",
+        ],
+    );
+}
+
 #[test]
 fn a_highlighted_code_comment_is_not_a_thread() {
     // highlight.js names a code comment `hljs-comment`: the listing's comments stay with its

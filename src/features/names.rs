@@ -317,6 +317,24 @@ pub(super) fn landmark_role_bits(role: &str) -> u32 {
         .map_or(0, |&(_, bit)| bit)
 }
 
+/// Whether element `i` marks where a comment section starts: an empty element (no children
+/// but a blank text) whose `id`, or an `<a>` whose `name`, names comments, the jump target of a
+/// "Comments" link (`<a name="comments"></a>`, `<span id="comments"></span>`). The comments
+/// then follow it in its container, often unwrapped, as older CMSs print them. O(1) in the
+/// subtree: at most one child is read.
+pub fn comment_marker(dom: &Dom, i: usize) -> bool {
+    let node = dom.node(i);
+    let end = node.end as usize;
+    let empty = node.kind == Kind::Element
+        && end <= i + 2
+        && (i + 1..end).all(|d| dom.node(d).kind == Kind::Text && dom.text(d).trim().is_empty());
+    empty
+        && dom.attrs(i).any(|(k, v)| {
+            (k == "id" || k == "name" && node.tag == Tag::A)
+                && name_groups(v) & COMMENT_GROUP_BIT != 0
+        })
+}
+
 /// The group bits of an id or class value: split into lowercase alphanumeric tokens
 /// (camelCase splits too) and match each against [`GROUP_PREFIXES`].
 ///

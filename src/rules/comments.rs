@@ -8,7 +8,8 @@
 //! title heading, its main start or more kept words than the rest of the page is the page's
 //! content under a control's name (a shop's results in `#search-page-wrapper`), and stays.
 //! [`drop_regions`] drops the kept text inside such regions (an element
-//! whose id or class names them, and everything under it: [`COMMENT_GROUP_BIT`], then
+//! whose id or class names them, and everything under it, or what follows an empty jump target
+//! named so in its container, `<a name="comments"></a>`: [`COMMENT_GROUP_BIT`], then
 //! [`INLINE_CHROME_BITS`](crate::features::names::INLINE_CHROME_BITS) of the class-name groups) when the page keeps at least
 //! [`RuleOptions::min_article_words`](super::RuleOptions::min_article_words) words outside them, an article body they belong to. The pipeline runs
 //! it for comment regions first, then for inline chrome, then for photo galleries

@@ -3,14 +3,16 @@
 
 use super::options::RuleOptions;
 use crate::dom::{Dom, Kind};
-use crate::features::names::CHROME_LANDMARK_BITS;
+use crate::features::names::{comment_marker, CHROME_LANDMARK_BITS, COMMENT_GROUP_BIT};
 use crate::features::{Counts, PageFeatures};
 use std::ops::Range;
 
 /// The page's regions: per node, the class-name groups of the node and its ancestors
 /// (`groups_in`), except that code lies in the regions of its nearest ancestor outside code:
 /// names inside `<pre>`, `<code>` and `<xmp>` are a syntax highlighter's (`hljs-comment`), not
-/// regions. Every rule of this module reads them.
+/// regions; and a comment section that starts at its jump target ([`comment_marker`]:
+/// `<a name="comments"></a>`) and runs on in the marker's container is a comment region too.
+/// Every rule of this module reads them.
 pub struct Regions {
     /// Per node, its regions' group bits.
     pub groups: Vec<u32>,
@@ -19,18 +21,31 @@ pub struct Regions {
 }
 
 impl Regions {
-    /// The regions of `dom` from its `groups_in`. O(n): one top-down pass.
+    /// The regions of `dom` from its `groups_in`, and comment regions after a comment
+    /// section's jump target ([`comment_marker`]): the marker's later siblings and their
+    /// subtrees. O(n): one top-down pass.
     pub fn new(dom: &Dom, groups_in: &[u32]) -> Regions {
         let n = dom.len();
         let mut in_code = vec![false; n];
         let mut groups = groups_in.to_vec();
         let mut present = 0u32;
+        // Per node: a comment marker was among its children so far.
+        let mut marked = vec![false; n];
         for i in 1..n {
             let node = dom.node(i);
             let p = node.parent as usize;
             in_code[i] = in_code[p] || node.kind == Kind::Element && node.tag.is_code();
             if in_code[i] {
                 groups[i] = groups[p];
+            } else {
+                // A parent's bits reach its subtree: `groups_in` is inherited, and so is this.
+                groups[i] |= groups[p] & COMMENT_GROUP_BIT;
+                if marked[p] {
+                    groups[i] |= COMMENT_GROUP_BIT;
+                }
+                if comment_marker(dom, i) {
+                    marked[p] = true;
+                }
             }
             present |= groups[i];
         }
