@@ -156,7 +156,9 @@ impl Rule {
             Rule::FlowLists => {
                 "a list or table in the page's main element with kept text before and after it is kept, but a list of headline links"
             }
-            Rule::Comments => "comment threads under an article leave",
+            Rule::Comments => {
+                "comment threads under an article leave (named so, or after an empty jump target named so)"
+            }
             Rule::InlineChrome => {
                 "share bars, skip and screen-reader text, search and account controls leave, but not a region holding the title, the main start or most of the page"
             }
