@@ -358,6 +358,11 @@ fn relative_cost(html: &str, spans: bool) -> f64 {
     t / flat
 }
 
+/// The largest growth exponent a shape may measure. A quadratic step measures near 2; a linear
+/// shape measures 0.4 to 1.1 alone, but up to 1.22 on a CI run whose light tests (they take no
+/// machine lock) share the two cores with it, so the bound sits between.
+const GROWTH_BOUND: f64 = 1.4;
+
 /// The growth exponent of parsing `make(50_000)` against `make(200_000)`: log(t2/t1)/log(4)
 /// with the times taken relative to a flat page of the same node count, plus one (1 for
 /// linear, 2 for quadratic); the least of up to five attempts, since a burst of load from
@@ -426,7 +431,10 @@ fn growth_is_linear_on_adversarial_shapes() {
     for (name, make) in shapes {
         let exponent = growth_exponent(make, false);
         eprintln!("{name}: growth exponent {exponent:.2}");
-        assert!(exponent <= 1.2, "{name}: growth exponent {exponent:.2}");
+        assert!(
+            exponent <= GROWTH_BOUND,
+            "{name}: growth exponent {exponent:.2}"
+        );
     }
 }
 
@@ -462,7 +470,7 @@ fn growth_is_linear_with_source_spans() {
         let exponent = growth_exponent(make, true);
         eprintln!("{name} (spans): growth exponent {exponent:.2}");
         assert!(
-            exponent <= 1.2,
+            exponent <= GROWTH_BOUND,
             "{name} (spans): growth exponent {exponent:.2}"
         );
     }
