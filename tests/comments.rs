@@ -72,6 +72,13 @@ fn dropped_bits(html: &str, unkept: &str, bits: u32) -> (String, bool) {
     )
 }
 
+/// [`dropped_bits`] on the shared page `path` with every visible text kept; `None` (the test
+/// skipped) without the data.
+fn shared_dropped(test: &str, path: &str, bits: u32) -> Option<(String, bool)> {
+    let bytes = common::shared_page(test, path)?;
+    Some(dropped_bits(&String::from_utf8_lossy(&bytes), "", bits))
+}
+
 /// [`dropped_bits`] over the comment regions or, with `chrome`, the inline chrome.
 fn dropped_in(html: &str, unkept: &str, chrome: bool) -> (String, bool) {
     let bits = if chrome {
@@ -233,15 +240,13 @@ fn an_empty_jump_target_starts_the_comment_section() {
 fn real_news_story_loses_the_comments_after_its_jump_target() {
     // ctv.ca, 2008 (L3S-GN1): readers' comments follow `<a name="commentSection"></a>` as
     // bare `<b>` names and text in the story's cell; the gold leaves them out.
-    let Some(data) =
-        common::data_or_skip("real_news_story_loses_the_comments_after_its_jump_target")
-    else {
+    let Some((text, did)) = shared_dropped(
+        "real_news_story_loses_the_comments_after_its_jump_target",
+        "l3s-gn1/original/79bc594a-ae6d-4549-833a-cd74270619a2.html.gz",
+        COMMENT_GROUP_BIT,
+    ) else {
         return;
     };
-    let bytes =
-        common::gunzip(&data.join("l3s-gn1/original/79bc594a-ae6d-4549-833a-cd74270619a2.html.gz"));
-    let html = String::from_utf8_lossy(&bytes);
-    let (text, did) = dropped(&html, "");
     assert!(did);
     assert!(text.contains("The economy dominated a working dinner between the premiers"));
     assert!(text.contains("Bloc Quebecois Leader Gilles Duceppe said Friday"));
@@ -392,13 +397,13 @@ fn pipeline_drops_the_thread_unless_keep_comments() {
 fn real_blog_post_loses_its_thread_and_keeps_its_body() {
     // wptavern.com (Readability's `wordpress` case): a 13-comment thread under the post,
     // which the gold leaves out. With every visible text kept, the rule drops the thread only.
-    let Some(data) = common::data_or_skip("real_blog_post_loses_its_thread_and_keeps_its_body")
-    else {
+    let Some((text, did)) = shared_dropped(
+        "real_blog_post_loses_its_thread_and_keeps_its_body",
+        "readability/html/wordpress.html.gz",
+        COMMENT_GROUP_BIT,
+    ) else {
         return;
     };
-    let bytes = common::gunzip(&data.join("readability/html/wordpress.html.gz"));
-    let html = String::from_utf8_lossy(&bytes);
-    let (text, did) = dropped(&html, "");
     assert!(did);
     assert!(text.contains("Stack Overflow published its analysis of 2017 hiring trends"));
     assert!(text.contains("For two years running, Stack Overflow survey respondents"));
@@ -485,10 +490,12 @@ fn real_article_loses_its_slide_show_captions() {
     // gallery (div.full-gallery > ul.legends) inside the article, under
     // `<body class="… inline-gallery …">`. The embedded model keeps the captions (1,307 words
     // against a 753-word gold); the rule leaves the article's text alone.
-    let Some(data) = common::data_or_skip("real_article_loses_its_slide_show_captions") else {
+    let Some(bytes) = common::shared_page(
+        "real_article_loses_its_slide_show_captions",
+        "readability/html/bug-1255978.html.gz",
+    ) else {
         return;
     };
-    let bytes = common::gunzip(&data.join("readability/html/bug-1255978.html.gz"));
     let page = Page::from_bytes(&bytes, &pagelevel::PageOptions::default()).unwrap();
     let text = analyze(page, Model::embedded(), &Options::default()).main_text();
     assert!(!text.contains("United goin down"), "{text}");
@@ -541,12 +548,13 @@ fn real_article_loses_its_live_feed_aside() {
     // liberation.fr (Readability's `liberation-1`): a live news feed in `<aside id=sidebar
     // role=complementary>` beside a short AFP story. With every visible text kept, the landmark
     // pass drops the feed and leaves the story.
-    let Some(data) = common::data_or_skip("real_article_loses_its_live_feed_aside") else {
+    let Some((text, did)) = shared_dropped(
+        "real_article_loses_its_live_feed_aside",
+        "readability/html/liberation-1.html.gz",
+        ASIDE_LANDMARK_BIT,
+    ) else {
         return;
     };
-    let bytes = common::gunzip(&data.join("readability/html/liberation-1.html.gz"));
-    let html = String::from_utf8_lossy(&bytes);
-    let (text, did) = dropped_bits(&html, "", ASIDE_LANDMARK_BIT);
     assert!(did);
     assert!(
         !text.contains("Un artiste arrêté pour avoir coloré un geyser"),

@@ -52,6 +52,12 @@ pub fn gunzip(path: &std::path::Path) -> Vec<u8> {
     out
 }
 
+/// The raw bytes of the shared page `path` (a `.html.gz` under the data folder), or `None`
+/// after printing `test`'s skip message when the data is absent.
+pub fn shared_page(test: &str, path: &str) -> Option<Vec<u8>> {
+    Some(gunzip(&data_or_skip(test)?.join(path)))
+}
+
 /// The pipeline's main text of `bytes` (embedded model, `opts`) with the classifier's verdict
 /// replaced: node `i` is template exactly when `template(dom, i)` (its score 1, else 0), so that
 /// the main-text rules, not the model, decide what is kept.
@@ -98,7 +104,7 @@ pub fn on_and_off(
     rule: pagelevel::rules::Rule,
 ) -> Option<(String, String)> {
     use pagelevel::rules::RuleSet;
-    let bytes = gunzip(&data_or_skip(test)?.join(path));
+    let bytes = shared_page(test, path)?;
     Some((
         extract_text(&bytes, RuleSet::ALL, url),
         extract_text(&bytes, RuleSet::ALL.without(rule), url),
