@@ -918,6 +918,19 @@ fn dated_teasers_leave_only_an_article_that_outweighs_them() {
         !out.contains("Beckham") && out.contains("Mill reopens"),
         "{out}"
     );
+    // A dateline with its time, zone and weekday stands alone too (nine words); a sentence
+    // holding a date (twelve words) does not.
+    let datelines = undated.replace("<span>2", "<span>updated 4:58 PM EST, Fri 2");
+    let datelines = datelines.replace(" March</span>", " March 2017</span>");
+    assert!(datelines.contains("<span>updated 4:58 PM EST, Fri 20 March 2017</span>"));
+    let out = text(&datelines);
+    assert!(
+        !out.contains("Beckham") && out.contains("Mill reopens"),
+        "{out}"
+    );
+    let sentences = text_dates.replace("<span>", "<span>the mill said it would reopen soon on ");
+    assert!(sentences.contains("<span>the mill said it would reopen soon on 20 March 2017</span>"));
+    assert!(text(&sentences).contains("Beckham"));
     // A date in the card's own text, beside its link, does not stand alone: no date.
     let inline_dates = text_dates
         .replace("<span>", "")

@@ -52,3 +52,25 @@ fn an_older_feed_dated_in_text_leaves_too() {
     assert!(off.contains("Coral researchers are remobilising"), "{off}");
     assert!(off.matches("March 15, 2017").count() >= 2, "{off}");
 }
+
+#[test]
+fn a_feed_dated_by_datelines_leaves() {
+    // CNN in 2013 (sites cnn-2013-france-2, og:type article): under the Bardot story, "CNN
+    // Recommends" cards of a summary under a dateline with its time, zone and weekday
+    // ("updated 4:58 PM EST, Fri January 4, 2013", nine words). The embedded model keeps them;
+    // the rule drops them and keeps the story with its own dateline.
+    let Some((on, off)) = on_and_off(
+        "a_feed_dated_by_datelines_leaves",
+        "sites/cnn/cnn-2013-france-2.html.gz",
+    ) else {
+        return;
+    };
+    assert!(
+        on.contains("two elephants") && on.contains("updated 3:49 PM EST, Fri January 4, 2013"),
+        "the story stays: {on}"
+    );
+    assert!(!on.contains("Kevin-Prince Boateng"), "{on}");
+    assert!(!on.contains("updated 4:58 PM EST"), "{on}");
+    assert!(off.contains("Kevin-Prince Boateng"), "{off}");
+    assert!(off.matches("updated ").count() >= 10, "{off}");
+}

@@ -145,7 +145,7 @@ pub fn keep_item_headings(cx: &Context, groups: &Groups, keep: &mut [bool]) -> u
 ///
 /// # Complexity
 /// O(n + e log t) for e group items and t dates: one pass finds the dates (a short text is
-/// parsed only when it has three to six words; a page with fewer than [`MIN_TWINS`] has no
+/// parsed only when it has three to nine words; a page with fewer than [`MIN_TWINS`] has no
 /// feed), a binary search per item, one walk over the chosen items' subtrees.
 pub fn drop_dated_teasers(
     cx: &Context,
@@ -218,8 +218,9 @@ fn is_date_text(cx: &Context, i: usize) -> bool {
         && date::parse(text).is_some()
 }
 
-/// The most words of a text node read as a date ("Published on Friday, March 15, 2017").
-const DATE_TEXT_MAX_WORDS: u32 = 6;
+/// The most words of a text node read as a date: a dateline with its time, zone and weekday
+/// ("updated 4:58 PM EST, Fri January 4, 2013", nine words) is one.
+const DATE_TEXT_MAX_WORDS: u32 = 9;
 
 /// A thread's posts: the group of markup twins whose items hold the most words outside links
 /// is its posts when those are at least
