@@ -37,7 +37,8 @@ SETS = ["wcxb-dev", "l3s-gn1", "readability", "cleaneval-dev", "sites", "chaos"]
 MODES = ["whitespace", "function-words", "capitals", "language"]
 # Tags, comments and the elements whose content is not text; the text lies between them.
 MARKUP = re.compile(rb"(?is)<(script|style)\b.*?</\1\s*>|<!--.*?-->|<[^>]*>")
-VERBATIM = re.compile(rb"(?is)<(pre|textarea)\b.*?</\1\s*>")
+# The elements whose white space shows (pre, textarea) or is not text (script, style).
+KEEP_SPACE = re.compile(rb"(?is)<(pre|textarea|script|style)\b.*?</\1\s*>")
 WORD = re.compile(r"(?<![&A-Za-z])[A-Za-z]+")
 
 
@@ -78,7 +79,7 @@ def rewrite_text(html: bytes, text_fn) -> bytes:
 def collapse_whitespace(html: bytes) -> bytes:
     """Runs of ASCII white space become one space, except inside pre/textarea/script/style."""
     out, pos = [], 0
-    for m in re.finditer(rb"(?is)<(pre|textarea|script|style)\b.*?</\1\s*>", html):
+    for m in KEEP_SPACE.finditer(html):
         out.append(re.sub(rb"[ \t\r\n\f]+", b" ", html[pos : m.start()]))
         out.append(m.group(0))
         pos = m.end()
