@@ -33,7 +33,8 @@ import re
 import sys
 import zlib
 
-SETS = ["wcxb-dev", "l3s-gn1", "readability", "cleaneval-dev", "sites", "chaos"]
+from fold_models import SETS
+
 MODES = ["whitespace", "function-words", "capitals", "language"]
 # Tags, comments and the elements whose content is not text; the text lies between them.
 MARKUP = re.compile(rb"(?is)<(script|style)\b.*?</\1\s*>|<!--.*?-->|<[^>]*>")
@@ -65,26 +66,25 @@ def word_rewriter(mode: str, stops: set):
     return lambda text: WORD.sub(rewrite, text)
 
 
-def rewrite_text(html: bytes, text_fn) -> bytes:
-    """Applies `text_fn` (str -> str over Latin-1) to the text between markup. O(len)."""
+def between(html: bytes, skipped: re.Pattern, fn) -> bytes:
+    """`html` with `fn` (bytes -> bytes) applied to each stretch between matches of `skipped`,
+    the matches kept as they are. O(len)."""
     out, pos = [], 0
-    for m in MARKUP.finditer(html):
-        out.append(text_fn(html[pos : m.start()].decode("latin-1")).encode("latin-1"))
-        out.append(m.group(0))
+    for m in skipped.finditer(html):
+        out += [fn(html[pos : m.start()]), m.group(0)]
         pos = m.end()
-    out.append(text_fn(html[pos:].decode("latin-1")).encode("latin-1"))
+    out.append(fn(html[pos:]))
     return b"".join(out)
+
+
+def rewrite_text(html: bytes, text_fn) -> bytes:
+    """Applies `text_fn` (str -> str, over Latin-1) to the text between markup."""
+    return between(html, MARKUP, lambda t: text_fn(t.decode("latin-1")).encode("latin-1"))
 
 
 def collapse_whitespace(html: bytes) -> bytes:
     """Runs of ASCII white space become one space, except inside pre/textarea/script/style."""
-    out, pos = [], 0
-    for m in KEEP_SPACE.finditer(html):
-        out.append(re.sub(rb"[ \t\r\n\f]+", b" ", html[pos : m.start()]))
-        out.append(m.group(0))
-        pos = m.end()
-    out.append(re.sub(rb"[ \t\r\n\f]+", b" ", html[pos:]))
-    return b"".join(out)
+    return between(html, KEEP_SPACE, lambda t: re.sub(rb"[ \t\r\n\f]+", b" ", t))
 
 
 def main() -> None:

@@ -5,7 +5,7 @@
 //! words, a 1,000,000-deep page, real pages, and the pipeline's default against
 //! `keep_comments`; and forum replies marked up as the opening post, which stay.
 
-use crate::common;
+use crate::common::{self, assert_holds, assert_lacks};
 
 use pagelevel::dom::{Dom, Kind};
 use pagelevel::features::names::{
@@ -20,13 +20,6 @@ use pagelevel::rules::comments::{drop_regions, keep_replies, only_chrome, Pass};
 use pagelevel::rules::Context;
 use pagelevel::rules::{Rule, RuleOptions, RuleSet};
 use pagelevel::Page;
-
-/// Asserts that `text` holds none of `phrases`.
-fn assert_lacks(text: &str, phrases: &[&str]) {
-    for p in phrases {
-        assert!(!text.contains(p), "{p}: {text}");
-    }
-}
 
 /// `n` distinct words `w0 w1 …`.
 fn words(prefix: &str, n: usize) -> String {
@@ -81,9 +74,7 @@ fn assert_shared_drops(test: &str, path: &str, bits: u32, kept: &[&str], gone: &
     };
     let (text, did) = dropped_bits(&String::from_utf8_lossy(&bytes), "", bits);
     assert!(did, "{path}: nothing dropped");
-    for k in kept {
-        assert!(text.contains(k), "{k}: {text}");
-    }
+    assert_holds(&text, kept);
     assert_lacks(&text, gone);
 }
 

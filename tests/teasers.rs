@@ -18,12 +18,8 @@ fn assert_feed_leaves(
     let Some((on, off)) = common::on_and_off(test, path, None, Rule::DatedTeasers) else {
         return;
     };
-    for k in kept {
-        assert!(on.contains(k), "the story stays, {k}: {on}");
-    }
-    for g in gone {
-        assert!(!on.contains(g), "{g}: {on}");
-    }
+    common::assert_holds(&on, kept);
+    common::assert_lacks(&on, gone);
     for &(b, count) in back {
         assert!(off.matches(b).count() >= count, "{b} ×{count}: {off}");
     }

@@ -52,6 +52,20 @@ pub fn gunzip(path: &std::path::Path) -> Vec<u8> {
     out
 }
 
+/// Asserts that `text` holds each of `phrases`.
+pub fn assert_holds(text: &str, phrases: &[&str]) {
+    for p in phrases {
+        assert!(text.contains(p), "{p}: {text}");
+    }
+}
+
+/// Asserts that `text` holds none of `phrases`.
+pub fn assert_lacks(text: &str, phrases: &[&str]) {
+    for p in phrases {
+        assert!(!text.contains(p), "{p}: {text}");
+    }
+}
+
 /// The raw bytes of the shared page `path` (a `.html.gz` under the data folder), or `None`
 /// after printing `test`'s skip message when the data is absent.
 pub fn shared_page(test: &str, path: &str) -> Option<Vec<u8>> {
